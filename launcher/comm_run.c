@@ -1,0 +1,434 @@
+/*
+ * comm_run.c - main() of comm-run: checks the command line, sets up the PMIx server and the
+ * event loop, runs the job and turns its outcome into an exit status.
+ *
+ * Layer: launcher.  Every exit after the ranks are started goes through run_finish(), which
+ * stops the ranks and removes the job's files first.
+ */
+#include "config.h"
+
+#include "launcher/comm_run.h"
+#include "pmix-glue/pmix_server.h"
+#include "runtime/api/api.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <event2/event.h>
+#include <event2/thread.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char run_usage[] =
+    "Usage: comm-run [options] program [arguments...]\n"
+    "Start an MPI program's ranks on this host and watch them.\n"
+    "\n"
+    "  -n, -np N              number of ranks (default: the number of cores)\n"
+    "      --bind-to core|none  bind each rank to a core, or not (default: core when the\n"
+    "                         ranks fit the cores, none otherwise)\n"
+    "      --report-bindings  print where each rank is bound\n"
+    "      --tag-output       prefix each line of output with [rank]\n"
+    "  -x VAR[=value]         export VAR (with this value) to the ranks\n"
+    "      --timeout SEC      end the job after SEC seconds (exit status 110);\n"
+    "                         MPIEXEC_TIMEOUT does the same\n"
+    "  -V, --version          print the version and exit\n"
+    "  -h, --help             print this help and exit\n"
+    "\n"
+    "Standard input goes to rank 0.  Exit status: 0 when every rank exits 0; otherwise the\n"
+    "status of the lowest rank that failed (128+N for a rank killed by signal N), 110 on\n"
+    "timeout, 2 for a bad command line.  Settings: comm-info; manual: comm-run(1).\n";
+
+static int run_signals[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP};
+
+/* ---- PMIx callbacks: PMIx's thread; record and wake the loop -------------------------- */
+
+static struct comm_run_rank *run_rank_of(struct comm_run_job *job, long rank)
+{
+    return rank >= 0 && rank < job->np ? &job->ranks[rank] : NULL;
+}
+
+static void run_on_connected(void *ctx, long rank)
+{
+    struct comm_run_rank *r = run_rank_of(ctx, rank);
+
+    if (r != NULL) {
+        atomic_store(&r->connected, true);
+    }
+}
+
+static void run_on_finalized(void *ctx, long rank)
+{
+    struct comm_run_rank *r = run_rank_of(ctx, rank);
+
+    if (r != NULL) {
+        atomic_store(&r->finalized, true);
+    }
+}
+
+static void run_on_aborted(void *ctx, long rank, int status, const char *message)
+{
+    struct comm_run_job *job = ctx;
+    struct comm_run_rank *r = run_rank_of(job, rank);
+
+    if (r == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&job->lock);
+    r->aborted = true;
+    r->abort_status = status;
+    snprintf(r->abort_message, sizeof(r->abort_message), "%s", message);
+    pthread_mutex_unlock(&job->lock);
+    event_active(job->wake_ev, EV_READ, 0);
+}
+
+static void run_on_fence(void *ctx, struct comm_pmix_fence *fence, const void *data, size_t len)
+{
+    struct comm_run_job *job = ctx;
+    struct comm_run_fence *f = calloc(1, sizeof(*f));
+
+    if (f == NULL || (len > 0 && (f->data = malloc(len)) == NULL)) {
+        free(f);
+        comm_pmix_server_fence_complete(fence, COMM_ERR_NOMEM, NULL, 0);
+        return;
+    }
+    if (len > 0) {
+        memcpy(f->data, data, len);
+    }
+    f->len = len;
+    f->fence = fence;
+    pthread_mutex_lock(&job->lock);
+    f->next = job->fences;
+    job->fences = f;
+    pthread_mutex_unlock(&job->lock);
+    event_active(job->wake_ev, EV_READ, 0);
+}
+
+static const struct comm_pmix_server_ops run_server_ops = {
+    .connected = run_on_connected,
+    .finalized = run_on_finalized,
+    .aborted = run_on_aborted,
+    .fence = run_on_fence,
+};
+
+/* ---- event loop callbacks ----------------------------------------------------------- */
+
+static void run_on_wake(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    comm_run_job_process_wake(arg);
+}
+
+static long run_collect_alive(const struct comm_run_job *job, long *ranks)
+{
+    long n = 0;
+
+    for (long i = 0; i < job->np; i++) {
+        if (job->ranks[i].pid > 0 && !job->ranks[i].exited) {
+            ranks[n++] = i;
+        }
+    }
+    return n;
+}
+
+static void run_on_signal(evutil_socket_t signo, short what, void *arg)
+{
+    struct comm_run_job *job = arg;
+    long n;
+
+    (void)what;
+    if (signo == SIGCHLD) {
+        comm_run_job_reap(job);
+        return;
+    }
+    if (!job->stopping) {
+        long *alive = calloc((size_t)job->np, sizeof(long));
+
+        n = alive ? run_collect_alive(job, alive) : 0;
+        comm_log_error("launcher", "%s received; stopping %ld rank%s", strsignal((int)signo), n,
+                       n == 1 ? "" : "s");
+        free(alive);
+        if (job->failed_rank < 0) {
+            job->exit_status = 128 + (int)signo;
+        }
+    }
+    comm_run_job_stop(job, (int)signo);
+}
+
+static void run_on_timeout(evutil_socket_t fd, short what, void *arg)
+{
+    struct comm_run_job *job = arg;
+    long *alive = calloc((size_t)job->np, sizeof(long));
+    char list[256] = "?";
+    long n;
+
+    (void)fd;
+    (void)what;
+    if (job->stopping) {
+        free(alive);
+        return;
+    }
+    n = alive ? run_collect_alive(job, alive) : 0;
+    if (alive != NULL) {
+        comm_run_format_ranks(alive, (size_t)n, list, sizeof(list));
+    }
+    comm_log_error("launcher", "timeout after %ld s: %ld rank%s still running on host %s: %s; "
+                   "stopping them", job->timeout, n, n == 1 ? "" : "s", job->host, list);
+    free(alive);
+    job->exit_status = COMM_RUN_EXIT_TIMEOUT;
+    comm_run_job_stop(job, 0);
+}
+
+/* ---- set-up and tear-down ------------------------------------------------------------ */
+
+static void run_usage_error(const char *message)
+{
+    comm_log_error("launcher", "%s", message);
+    fputs("Try 'comm-run --help' for more information.\n", stderr);
+}
+
+/* Finds PROGRAM as execvp would; writes the usage error on failure. */
+static int run_resolve_program(const char *program, char *path_out, size_t len, char *err,
+                               size_t elen)
+{
+    struct stat st;
+
+    if (strchr(program, '/') != NULL) {
+        snprintf(path_out, len, "%s", program);
+    } else {
+        const char *path = comm_config_env("PATH");
+        const char *p = path ? path : "/usr/local/bin:/usr/bin:/bin";
+        bool found = false;
+
+        while (!found && *p != '\0') {
+            const char *colon = strchr(p, ':');
+            size_t n = colon ? (size_t)(colon - p) : strlen(p);
+
+            snprintf(path_out, len, "%.*s%s%s", (int)n, p, n ? "/" : "", program);
+            found = stat(path_out, &st) == 0 && S_ISREG(st.st_mode) &&
+                    access(path_out, X_OK) == 0;
+            p += n;
+            if (*p == ':') {
+                p++;
+            }
+        }
+        if (!found) {
+            snprintf(err, elen, "program '%s' not found in PATH", program);
+            return COMM_ERR_NOT_FOUND;
+        }
+        return COMM_OK;
+    }
+    if (stat(path_out, &st) != 0) {
+        snprintf(err, elen, "program '%s' not found: %s", program, strerror(errno));
+        return COMM_ERR_NOT_FOUND;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, elen, "program '%s' is not a regular file", program);
+        return COMM_ERR_BAD_PARAM;
+    }
+    if (access(path_out, X_OK) != 0) {
+        snprintf(err, elen, "program '%s' is not executable", program);
+        return COMM_ERR_BAD_PARAM;
+    }
+    return COMM_OK;
+}
+
+static int run_remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    if (remove(path) != 0 && errno != ENOENT) {
+        comm_log_warn("launcher", "cannot remove %s: %s", path, strerror(errno));
+    }
+    return 0;
+}
+
+static int run_make_tmpdir(struct comm_run_job *job)
+{
+    const char *base = comm_config_env("TMPDIR");
+
+    snprintf(job->tmpdir, sizeof(job->tmpdir), "%s/comm-run.XXXXXX",
+             base && base[0] ? base : "/tmp");
+    if (mkdtemp(job->tmpdir) == NULL) {
+        comm_log_error("launcher", "cannot create a private directory %s: %s", job->tmpdir,
+                       strerror(errno));
+        job->tmpdir[0] = '\0';
+        return COMM_ERR_SYSTEM;
+    }
+    return COMM_OK;
+}
+
+static int run_setup_loop(struct comm_run_job *job)
+{
+    if (evthread_use_pthreads() != 0) {
+        comm_log_error("launcher", "libevent has no thread support");
+        return COMM_ERR_SYSTEM;
+    }
+    job->base = event_base_new();
+    if (job->base == NULL) {
+        comm_log_error("launcher", "cannot create the event loop");
+        return COMM_ERR_SYSTEM;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    for (size_t i = 0; i < sizeof(run_signals) / sizeof(run_signals[0]); i++) {
+        job->signal_evs[i] = evsignal_new(job->base, run_signals[i], run_on_signal, job);
+        if (job->signal_evs[i] == NULL || event_add(job->signal_evs[i], NULL) != 0) {
+            comm_log_error("launcher", "cannot watch signal %d", run_signals[i]);
+            return COMM_ERR_SYSTEM;
+        }
+    }
+    job->wake_ev = event_new(job->base, -1, 0, run_on_wake, job);
+    job->timeout_ev = evtimer_new(job->base, run_on_timeout, job);
+    if (job->wake_ev == NULL || job->timeout_ev == NULL) {
+        comm_log_error("launcher", "cannot create the loop's events");
+        return COMM_ERR_NOMEM;
+    }
+    return COMM_OK;
+}
+
+/* Stops what is left, removes the job's files and frees the loop.  Returns the exit status. */
+static int run_finish(struct comm_run_job *job, bool started)
+{
+    if (started && job->alive > 0) {
+        /* Failed while starting: whatever was started must not outlive comm-run. */
+        comm_run_job_stop(job, 0);
+        event_base_dispatch(job->base);
+    }
+    comm_run_io_shutdown(job);
+    comm_pmix_server_finalize();
+    if (job->tmpdir[0] != '\0') {
+        nftw(job->tmpdir, run_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    comm_run_job_remove_files(job);
+    for (size_t i = 0; i < sizeof(run_signals) / sizeof(run_signals[0]); i++) {
+        if (job->signal_evs[i] != NULL) {
+            event_free(job->signal_evs[i]);
+        }
+    }
+    if (job->wake_ev != NULL) {
+        event_free(job->wake_ev);
+    }
+    if (job->grace_ev != NULL) {
+        event_free(job->grace_ev);
+    }
+    if (job->timeout_ev != NULL) {
+        event_free(job->timeout_ev);
+    }
+    if (job->base != NULL) {
+        event_base_free(job->base);
+    }
+    free(job->ranks);
+    return job->exit_status;
+}
+
+int main(int argc, char **argv)
+{
+    const struct comm_setting_table *tables[8];
+    struct comm_run_options opts;
+    struct comm_run_job job;
+    struct comm_pmix_server_job sjob;
+    const char *hosts[1];
+    long *rank_host = NULL;
+    char err[512], program[PATH_MAX];
+    size_t ntables = 0;
+    bool started = false;
+    int rc, status;
+
+    comm_log_set_tool("comm-run");
+    for (size_t i = 0; i < comm_settings_ntables && ntables < 7; i++) {
+        tables[ntables++] = comm_settings_tables[i];
+    }
+    tables[ntables++] = &comm_run_settings;
+    if (comm_config_check_environment(tables, ntables, false) < 0 || comm_log_configure() < 0) {
+        return COMM_RUN_EXIT_USAGE;
+    }
+    if (comm_run_options_parse(argc, argv, &opts, err, sizeof(err)) < 0) {
+        run_usage_error(err);
+        return COMM_RUN_EXIT_USAGE;
+    }
+    if (opts.action == COMM_RUN_ACTION_HELP) {
+        fputs(run_usage, stdout);
+        comm_run_options_free(&opts);
+        return 0;
+    }
+    if (opts.action == COMM_RUN_ACTION_VERSION) {
+        printf("comm-run (comm) %s\n", PACKAGE_VERSION);
+        comm_run_options_free(&opts);
+        return 0;
+    }
+
+    memset(&job, 0, sizeof(job));
+    job.opts = &opts;
+    job.failed_rank = -1;
+    job.stdin_fd = -1;
+    pthread_mutex_init(&job.lock, NULL);
+    if (comm_run_options_timeout(&opts, comm_config_env("MPIEXEC_TIMEOUT"), &job.timeout, err,
+                                 sizeof(err)) < 0 ||
+        run_resolve_program(argv[opts.program_index], program, sizeof(program), err,
+                            sizeof(err)) < 0) {
+        run_usage_error(err);
+        comm_run_options_free(&opts);
+        return COMM_RUN_EXIT_USAGE;
+    }
+    job.program = program;
+    job.argv = &argv[opts.program_index];
+    job.np = opts.np > 0 ? opts.np : comm_run_bind_ncores();
+    if (gethostname(job.host, sizeof(job.host) - 1) != 0) {
+        snprintf(job.host, sizeof(job.host), "localhost");
+    }
+    snprintf(job.nspace, sizeof(job.nspace), "comm-run.%ld", (long)getpid());
+    job.ranks = calloc((size_t)job.np, sizeof(*job.ranks));
+    rank_host = calloc((size_t)job.np, sizeof(long));
+    job.exit_status = COMM_RUN_EXIT_FAILURE;
+    if (job.ranks == NULL || rank_host == NULL) {
+        comm_log_error("launcher", "out of memory for %ld ranks", job.np);
+        goto out;
+    }
+    for (long i = 0; i < job.np; i++) {
+        job.ranks[i].rank = i;
+        job.ranks[i].out_fd = job.ranks[i].err_fd = -1;
+    }
+    if (run_setup_loop(&job) < 0 || run_make_tmpdir(&job) < 0 ||
+        comm_pmix_server_init(job.tmpdir, &run_server_ops, &job) < 0) {
+        goto out;
+    }
+    hosts[0] = job.host;
+    sjob = (struct comm_pmix_server_job){
+        .nspace = job.nspace,
+        .size = job.np,
+        .universe_size = job.np,
+        .nhosts = 1,
+        .hosts = hosts,
+        .rank_host = rank_host,
+        .this_host = 0,
+    };
+    if (comm_pmix_server_register_job(&sjob) < 0 ||
+        comm_run_bind_plan(&job, opts.bind, opts.report_bindings) < 0) {
+        goto out;
+    }
+    job.exit_status = 0;
+    started = true;
+    rc = comm_run_job_start(&job);
+    if (rc < 0) {
+        job.exit_status = COMM_RUN_EXIT_FAILURE;
+        goto out;
+    }
+    if (job.timeout > 0) {
+        struct timeval tv = {job.timeout, 0};
+        evtimer_add(job.timeout_ev, &tv);
+    }
+    event_base_dispatch(job.base);
+out:
+    status = run_finish(&job, started);
+    free(rank_host);
+    comm_run_options_free(&opts);
+    pthread_mutex_destroy(&job.lock);
+    return status;
+}

@@ -1,0 +1,473 @@
+/*
+ * comm_run_job.c - starting, watching and stopping the ranks of a job.
+ *
+ * Layer: launcher.  Runs on the event loop only (PMIx's thread only sets flags and wakes it).
+ *
+ * Failure rules: a rank that exits non-zero, is killed by a signal, exits without
+ * MPI_Finalize after MPI_Init, or calls MPI_Abort ends the job: comm-run prints one line
+ * naming the rank, its pid, the host and the cause, sends TERM to every other rank's process
+ * group, and KILL after COMM_RUN_GRACE_MS.  The exit status is that of the lowest rank that
+ * failed on its own (not one stopped by comm-run): its exit code, or 128+signal.
+ */
+#include "config.h"
+
+#include "launcher/comm_run.h"
+#include "pmix-glue/pmix_server.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <event2/event.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+enum { COMM_RUN_GRACE_MS = 1000 };
+
+/* ---- the environment of a rank ------------------------------------------------------- */
+
+struct job_env {
+    char **vars; /* NULL-terminated; each string malloc'ed (PMIx may realloc the array) */
+    size_t n;
+};
+
+static void job_env_free(struct job_env *env)
+{
+    for (size_t i = 0; env->vars != NULL && env->vars[i] != NULL; i++) {
+        free(env->vars[i]);
+    }
+    free(env->vars);
+    env->vars = NULL;
+    env->n = 0;
+}
+
+/* Sets NAME=VALUE, replacing an earlier NAME. */
+static int job_env_set(struct job_env *env, const char *name, const char *value)
+{
+    size_t nlen = strlen(name);
+    char *entry = malloc(nlen + strlen(value) + 2);
+    char **grown;
+
+    if (entry == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    sprintf(entry, "%s=%s", name, value);
+    for (size_t i = 0; i < env->n; i++) {
+        if (strncmp(env->vars[i], name, nlen) == 0 && env->vars[i][nlen] == '=') {
+            free(env->vars[i]);
+            env->vars[i] = entry;
+            return COMM_OK;
+        }
+    }
+    grown = realloc(env->vars, (env->n + 2) * sizeof(char *));
+    if (grown == NULL) {
+        free(entry);
+        return COMM_ERR_NOMEM;
+    }
+    env->vars = grown;
+    env->vars[env->n++] = entry;
+    env->vars[env->n] = NULL;
+    return COMM_OK;
+}
+
+static int job_env_build(struct comm_run_job *job, long rank, struct job_env *env_out)
+{
+    struct job_env env = {0};
+    char num[32];
+    int rc = COMM_OK;
+
+    for (char **e = environ; *e != NULL && rc == COMM_OK; e++) {
+        const char *eq = strchr(*e, '=');
+        char name[256];
+
+        if (eq == NULL || (size_t)(eq - *e) >= sizeof(name)) {
+            continue;
+        }
+        memcpy(name, *e, (size_t)(eq - *e));
+        name[eq - *e] = '\0';
+        rc = job_env_set(&env, name, eq + 1);
+    }
+    for (size_t i = 0; i < job->opts->nexports && rc == COMM_OK; i++) {
+        const char *x = job->opts->exports[i];
+        const char *eq = strchr(x, '=');
+        char name[256];
+
+        if (eq == NULL) {
+            continue; /* VAR alone: already inherited on this host */
+        }
+        snprintf(name, sizeof(name), "%.*s", (int)(eq - x), x);
+        rc = job_env_set(&env, name, eq + 1);
+    }
+    if (rc == COMM_OK) {
+        snprintf(num, sizeof(num), "%ld", rank);
+        rc = job_env_set(&env, "COMM_WORLD_RANK", num);
+    }
+    if (rc == COMM_OK) {
+        snprintf(num, sizeof(num), "%ld", job->np);
+        rc = job_env_set(&env, "COMM_WORLD_SIZE", num);
+    }
+    if (rc == COMM_OK) {
+        snprintf(num, sizeof(num), "%ld", rank);
+        rc = job_env_set(&env, "COMM_WORLD_LOCAL_RANK", num);
+    }
+    if (rc == COMM_OK) {
+        snprintf(num, sizeof(num), "%ld", job->np);
+        rc = job_env_set(&env, "COMM_WORLD_LOCAL_SIZE", num);
+    }
+    if (rc == COMM_OK && env.vars == NULL) {
+        rc = COMM_ERR_INTERNAL;
+    }
+    if (rc == COMM_OK) {
+        rc = comm_pmix_server_client_env(job->nspace, rank, &env.vars);
+    }
+    if (rc < 0) {
+        if (rc == COMM_ERR_NOMEM) {
+            comm_log_error("launcher", "out of memory building the environment of rank %ld",
+                           rank);
+        }
+        job_env_free(&env);
+        return rc;
+    }
+    *env_out = env;
+    return COMM_OK;
+}
+
+/* ---- starting ------------------------------------------------------------------------ */
+
+/*
+ * Between fork and exec only async-signal-safe calls: the launcher has other threads (PMIx).
+ * A failed exec reports its errno through EXEC_FD (close-on-exec, so success closes it).
+ */
+static _Noreturn void job_child(struct comm_run_job *job, struct comm_run_rank *r, char **envp,
+                                int child_in, int child_out, int child_err, int exec_fd)
+{
+    sigset_t none;
+    int err;
+
+    setpgid(0, 0);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL);
+    if (dup2(child_in, STDIN_FILENO) < 0 || dup2(child_out, STDOUT_FILENO) < 0 ||
+        dup2(child_err, STDERR_FILENO) < 0) {
+        err = errno;
+        goto fail;
+    }
+    if (r->bound && sched_setaffinity(0, sizeof(r->cpus), &r->cpus) != 0) {
+        err = errno;
+        goto fail;
+    }
+    execve(job->program, job->argv, envp);
+    err = errno;
+fail:
+    if (write(exec_fd, &err, sizeof(err)) < 0) {
+        _exit(127);
+    }
+    _exit(127);
+}
+
+static int job_start_rank(struct comm_run_job *job, struct comm_run_rank *r, int stdin_for_rank)
+{
+    struct job_env env;
+    int child_out = -1, child_err = -1, exec_pipe[2], err = 0;
+    pid_t pid;
+    ssize_t n;
+    int rc;
+
+    rc = job_env_build(job, r->rank, &env);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = comm_run_io_setup_rank(job, r, &child_out, &child_err);
+    if (rc < 0) {
+        job_env_free(&env);
+        return rc;
+    }
+    if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+        comm_log_error("launcher", "cannot create a pipe: %s", strerror(errno));
+        comm_run_io_close_child_ends(-1, child_out, child_err);
+        job_env_free(&env);
+        return COMM_ERR_SYSTEM;
+    }
+    pid = fork();
+    if (pid == 0) {
+        close(exec_pipe[0]);
+        job_child(job, r, env.vars, stdin_for_rank, child_out, child_err, exec_pipe[1]);
+    }
+    close(exec_pipe[1]);
+    comm_run_io_close_child_ends(-1, child_out, child_err);
+    job_env_free(&env);
+    if (pid < 0) {
+        comm_log_error("launcher", "cannot fork rank %ld: %s", r->rank, strerror(errno));
+        close(exec_pipe[0]);
+        return COMM_ERR_SYSTEM;
+    }
+    setpgid(pid, pid); /* also in the child: whichever runs first, the group exists */
+    r->pid = pid;
+    job->alive++;
+    do {
+        n = read(exec_pipe[0], &err, sizeof(err));
+    } while (n < 0 && errno == EINTR);
+    close(exec_pipe[0]);
+    if (n == (ssize_t)sizeof(err)) {
+        comm_log_error("launcher", "cannot start rank %ld: %s: %s", r->rank, job->program,
+                       strerror(err));
+        return COMM_ERR_SYSTEM;
+    }
+    return COMM_OK;
+}
+
+int comm_run_job_start(struct comm_run_job *job)
+{
+    int stdin0 = -1, devnull;
+    int rc;
+
+    devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0) {
+        comm_log_error("launcher", "cannot open /dev/null: %s", strerror(errno));
+        return COMM_ERR_SYSTEM;
+    }
+    rc = comm_run_io_setup_stdin(job, &stdin0);
+    if (rc < 0) {
+        comm_log_error("launcher", "cannot set up the standard input of rank 0");
+        close(devnull);
+        return rc;
+    }
+    for (long i = 0; i < job->np; i++) {
+        rc = job_start_rank(job, &job->ranks[i], i == 0 ? stdin0 : devnull);
+        if (rc < 0) {
+            break;
+        }
+    }
+    close(stdin0);
+    close(devnull);
+    return rc;
+}
+
+/* ---- stopping ------------------------------------------------------------------------ */
+
+static void job_signal_all(struct comm_run_job *job, int signo)
+{
+    for (long i = 0; i < job->np; i++) {
+        struct comm_run_rank *r = &job->ranks[i];
+
+        /* The whole process group: a rank's own children go too.  A reaped rank's group may
+         * still hold its orphans. */
+        if (r->pid > 0) {
+            kill(-r->pid, signo);
+        }
+    }
+}
+
+static void job_on_grace_expired(evutil_socket_t fd, short what, void *arg)
+{
+    struct comm_run_job *job = arg;
+
+    (void)fd;
+    (void)what;
+    job->killed = true;
+    job_signal_all(job, SIGKILL);
+}
+
+void comm_run_job_stop(struct comm_run_job *job, int signo)
+{
+    struct timeval grace = {COMM_RUN_GRACE_MS / 1000, (COMM_RUN_GRACE_MS % 1000) * 1000};
+
+    if (job->stopping) {
+        if (signo == SIGINT || signo == SIGTERM) {
+            job_on_grace_expired(-1, 0, job); /* asked twice: no more grace */
+        }
+        return;
+    }
+    job->stopping = true;
+    job_signal_all(job, SIGTERM);
+    if (job->grace_ev == NULL) {
+        job->grace_ev = evtimer_new(job->base, job_on_grace_expired, job);
+    }
+    if (job->grace_ev == NULL || evtimer_add(job->grace_ev, &grace) != 0) {
+        job_on_grace_expired(-1, 0, job);
+    }
+}
+
+/* ---- failures ------------------------------------------------------------------------ */
+
+static long job_count_others_alive(const struct comm_run_job *job, const struct comm_run_rank *r)
+{
+    long n = 0;
+
+    for (long i = 0; i < job->np; i++) {
+        if (&job->ranks[i] != r && job->ranks[i].pid > 0 && !job->ranks[i].exited) {
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Records RANK's own failure with STATUS and prints its line. */
+static void job_report_failure(struct comm_run_job *job, struct comm_run_rank *r, int status,
+                               const char *cause)
+{
+    long others = job_count_others_alive(job, r);
+
+    r->reported = true;
+    if (job->failed_rank < 0 || r->rank < job->failed_rank) {
+        job->failed_rank = r->rank;
+        job->exit_status = status;
+    }
+    if (others > 0 && !job->stopping) {
+        comm_log_error("launcher", "rank %ld (pid %ld) on host %s %s; stopping %ld other rank%s",
+                       r->rank, (long)r->pid, job->host, cause, others, others == 1 ? "" : "s");
+    } else {
+        comm_log_error("launcher", "rank %ld (pid %ld) on host %s %s", r->rank, (long)r->pid,
+                       job->host, cause);
+    }
+}
+
+/* An abort recorded by PMIx's thread and not yet reported.  Call under job->lock. */
+static void job_report_abort(struct comm_run_job *job, struct comm_run_rank *r)
+{
+    char cause[400];
+
+    snprintf(cause, sizeof(cause), "aborted the job (status %d): %s", r->abort_status,
+             r->abort_message);
+    job_report_failure(job, r, r->abort_status & 0xff, cause);
+}
+
+/* Records an exit; returns whether it is a failure of the rank's own (then reported). */
+static bool job_on_exit(struct comm_run_job *job, struct comm_run_rank *r, int wstatus)
+{
+    char cause[128];
+    int status = 0;
+    bool failed = false;
+
+    r->exited = true;
+    r->wait_status = wstatus;
+    job->alive--;
+    pthread_mutex_lock(&job->lock);
+    if (r->aborted) {
+        if (!r->reported && !job->stopping) {
+            job_report_abort(job, r);
+            failed = true;
+        }
+        pthread_mutex_unlock(&job->lock);
+        return failed;
+    }
+    pthread_mutex_unlock(&job->lock);
+    if (job->stopping) {
+        return false; /* stopped by us, or gone while we stopped the job: not a new failure */
+    }
+    if (WIFSIGNALED(wstatus)) {
+        int sig = WTERMSIG(wstatus);
+        snprintf(cause, sizeof(cause), "was killed by signal %d (%s)", sig, strsignal(sig));
+        status = 128 + sig;
+        failed = true;
+    } else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0) {
+        snprintf(cause, sizeof(cause), "exited with status %d", WEXITSTATUS(wstatus));
+        status = WEXITSTATUS(wstatus);
+        failed = true;
+    } else if (atomic_load(&r->connected) && !atomic_load(&r->finalized)) {
+        snprintf(cause, sizeof(cause), "exited without calling MPI_Finalize");
+        status = COMM_RUN_EXIT_FAILURE;
+        failed = true;
+    }
+    if (failed) {
+        job_report_failure(job, r, status, cause);
+    }
+    return failed;
+}
+
+/* Reaps every rank that has exited.  The failures of one batch are all recorded before the
+ * job is stopped, so the lowest failing rank decides the exit status. */
+void comm_run_job_reap(struct comm_run_job *job)
+{
+    bool failed = false;
+    pid_t pid;
+    int wstatus;
+
+    while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
+        for (long i = 0; i < job->np; i++) {
+            if (job->ranks[i].pid == pid && !job->ranks[i].exited) {
+                failed |= job_on_exit(job, &job->ranks[i], wstatus);
+                break;
+            }
+        }
+    }
+    if (failed) {
+        comm_run_job_stop(job, 0);
+    }
+    if (job->alive == 0) {
+        /* Orphans of the ranks (still in their groups) would hold the output pipes open. */
+        job_signal_all(job, SIGKILL);
+    }
+    comm_run_job_check_done(job);
+}
+
+void comm_run_job_process_wake(struct comm_run_job *job)
+{
+    struct comm_run_fence *fences;
+    bool failed = false;
+
+    pthread_mutex_lock(&job->lock);
+    fences = job->fences;
+    job->fences = NULL;
+    for (long i = 0; i < job->np; i++) {
+        struct comm_run_rank *r = &job->ranks[i];
+
+        if (r->aborted && !r->reported && !job->stopping) {
+            job_report_abort(job, r);
+            failed = true;
+        }
+    }
+    pthread_mutex_unlock(&job->lock);
+    if (failed) {
+        comm_run_job_stop(job, 0);
+    }
+    /* One host: this server's part is the whole job's data. */
+    while (fences != NULL) {
+        struct comm_run_fence *f = fences;
+
+        fences = f->next;
+        comm_pmix_server_fence_complete(f->fence, COMM_OK, f->data, f->len);
+        free(f->data);
+        free(f);
+    }
+}
+
+void comm_run_job_check_done(struct comm_run_job *job)
+{
+    if (job->alive == 0 && job->open_streams == 0) {
+        event_base_loopexit(job->base, NULL);
+    }
+}
+
+/* ---- cleaning up --------------------------------------------------------------------- */
+
+void comm_run_job_remove_files(const struct comm_run_job *job)
+{
+    size_t n = strlen(job->nspace);
+    DIR *d = opendir("/dev/shm");
+    struct dirent *e;
+
+    /* Shared-memory files of the job are named after it: "<nspace>" or "<nspace>.*". */
+    if (d == NULL) {
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, job->nspace, n) == 0 &&
+            (e->d_name[n] == '\0' || e->d_name[n] == '.')) {
+            if (unlinkat(dirfd(d), e->d_name, 0) != 0 && errno != ENOENT) {
+                comm_log_warn("launcher", "cannot remove /dev/shm/%s: %s", e->d_name,
+                              strerror(errno));
+            }
+        }
+    }
+    closedir(d);
+}

@@ -1,0 +1,51 @@
+/*
+ * api.h - shared by the MPI entry points: symbol aliases, state checks, error dispatch.
+ *
+ * Layer: runtime API (the top of libcomm).  Must not: be included below runtime/api.
+ *
+ * Every entry point is defined as PMPI_x and exported; MPI_x is a weak alias of it, so a
+ * profiling library can define MPI_x and call PMPI_x.
+ */
+#ifndef COMM_API_H
+#define COMM_API_H
+
+#include <stddef.h>
+
+#include "runtime/api/mpi.h"
+#include "runtime/communicator.h"
+#include "runtime/config_table.h"
+
+#define COMM_API_ALIAS(fn) extern __typeof__(P##fn) fn __attribute__((weak, alias("P" #fn)))
+
+/* Every settings table of libcomm, for init and comm-info. */
+extern const struct comm_setting_table *const comm_settings_tables[];
+extern const size_t comm_settings_ntables;
+
+/* First error code that carries a comm status (code = base + -status). */
+enum { COMM_API_STATUS_CODE_BASE = 100 };
+
+/*
+ * Raises an MPI error on COMM (NULL: the error is not tied to a communicator, and
+ * MPI_COMM_WORLD's handler decides, or "fatal" outside init..finalize).  The message names the
+ * function and the argument at fault.  With MPI_ERRORS_ARE_FATAL it ends the job; otherwise it
+ * returns CODE.
+ */
+int comm_api_error(struct comm_communicator *comm, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The MPI error code for a failed comm status. */
+int comm_api_code_of_status(int status);
+
+/*
+ * Returns MPI_SUCCESS when the library is between init and finalize; otherwise raises a fatal
+ * error naming FUNC ("MPI_Comm_rank: called before MPI_Init").
+ */
+int comm_api_check_running(const char *func);
+
+/*
+ * Looks up COMM for FUNC.  On an invalid handle raises MPI_ERR_COMM (fatal by default) and
+ * returns NULL.
+ */
+struct comm_communicator *comm_api_lookup_comm(const char *func, MPI_Comm comm, int *err_out);
+
+#endif

@@ -1,0 +1,263 @@
+/*
+ * errors.c - MPI error classes, codes, strings and error-handler dispatch.
+ *
+ * Layer: runtime API.  The one table that maps comm statuses to MPI error classes lives here;
+ * MPI_Error_class and MPI_Error_string both read it.
+ */
+#include "config.h"
+
+#include "runtime/api/api.h"
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const api_class_text[] = {
+    [MPI_SUCCESS] = "no error",
+    [MPI_ERR_BUFFER] = "invalid buffer pointer",
+    [MPI_ERR_COUNT] = "invalid count argument",
+    [MPI_ERR_TYPE] = "invalid datatype argument",
+    [MPI_ERR_TAG] = "invalid tag argument",
+    [MPI_ERR_COMM] = "invalid communicator",
+    [MPI_ERR_RANK] = "invalid rank",
+    [MPI_ERR_REQUEST] = "invalid request handle",
+    [MPI_ERR_ROOT] = "invalid root",
+    [MPI_ERR_GROUP] = "invalid group",
+    [MPI_ERR_OP] = "invalid reduction operation",
+    [MPI_ERR_TOPOLOGY] = "invalid topology",
+    [MPI_ERR_DIMS] = "invalid dimension argument",
+    [MPI_ERR_ARG] = "invalid argument of some other kind",
+    [MPI_ERR_UNKNOWN] = "unknown error",
+    [MPI_ERR_TRUNCATE] = "message truncated on receive",
+    [MPI_ERR_OTHER] = "known error not in this list",
+    [MPI_ERR_INTERN] = "internal error",
+    [MPI_ERR_IN_STATUS] = "error code is in status",
+    [MPI_ERR_PENDING] = "pending request",
+    [MPI_ERR_KEYVAL] = "invalid keyval",
+    [MPI_ERR_NO_MEM] = "out of memory",
+    [MPI_ERR_BASE] = "invalid base address",
+    [MPI_ERR_INFO_KEY] = "info key too long",
+    [MPI_ERR_INFO_VALUE] = "info value too long",
+    [MPI_ERR_INFO_NOKEY] = "info key not defined",
+    [MPI_ERR_SPAWN] = "error in spawning processes",
+    [MPI_ERR_PORT] = "invalid port name",
+    [MPI_ERR_SERVICE] = "invalid service name",
+    [MPI_ERR_NAME] = "invalid service name in lookup",
+    [MPI_ERR_WIN] = "invalid window",
+    [MPI_ERR_SIZE] = "invalid size argument",
+    [MPI_ERR_DISP] = "invalid displacement argument",
+    [MPI_ERR_INFO] = "invalid info argument",
+    [MPI_ERR_LOCKTYPE] = "invalid lock type",
+    [MPI_ERR_ASSERT] = "invalid assert argument",
+    [MPI_ERR_RMA_CONFLICT] = "conflicting accesses to window",
+    [MPI_ERR_RMA_SYNC] = "wrong synchronization of RMA calls",
+    [MPI_ERR_FILE] = "invalid file handle",
+    [MPI_ERR_NOT_SAME] = "collective argument not identical on all processes",
+    [MPI_ERR_AMODE] = "invalid file access mode",
+    [MPI_ERR_UNSUPPORTED_DATAREP] = "unsupported data representation",
+    [MPI_ERR_UNSUPPORTED_OPERATION] = "unsupported operation",
+    [MPI_ERR_NO_SUCH_FILE] = "file does not exist",
+    [MPI_ERR_FILE_EXISTS] = "file exists",
+    [MPI_ERR_BAD_FILE] = "invalid file name",
+    [MPI_ERR_ACCESS] = "permission denied",
+    [MPI_ERR_NO_SPACE] = "not enough space",
+    [MPI_ERR_QUOTA] = "quota exceeded",
+    [MPI_ERR_READ_ONLY] = "read-only file or file system",
+    [MPI_ERR_FILE_IN_USE] = "file operation could not be completed: file in use",
+    [MPI_ERR_DUP_DATAREP] = "data representation already defined",
+    [MPI_ERR_CONVERSION] = "error in user data conversion function",
+    [MPI_ERR_IO] = "other I/O error",
+    [MPI_ERR_RMA_RANGE] = "target memory outside the window",
+    [MPI_ERR_RMA_ATTACH] = "memory cannot be attached",
+    [MPI_ERR_RMA_SHARED] = "memory cannot be shared",
+    [MPI_ERR_RMA_FLAVOR] = "wrong window flavor",
+};
+
+enum { API_NCLASSES = sizeof(api_class_text) / sizeof(api_class_text[0]) };
+
+/* The one mapping from comm statuses to MPI error classes. */
+static const struct {
+    int status;
+    int mpi_class;
+} api_status_class[] = {
+    {COMM_ERR_NOMEM, MPI_ERR_NO_MEM},
+    {COMM_ERR_BAD_PARAM, MPI_ERR_ARG},
+    {COMM_ERR_NOT_SUPPORTED, MPI_ERR_UNSUPPORTED_OPERATION},
+    {COMM_ERR_NOT_FOUND, MPI_ERR_OTHER},
+    {COMM_ERR_SYSTEM, MPI_ERR_OTHER},
+    {COMM_ERR_PMIX, MPI_ERR_OTHER},
+    {COMM_ERR_UNREACHABLE, MPI_ERR_OTHER},
+    {COMM_ERR_TIMEOUT, MPI_ERR_OTHER},
+    {COMM_ERR_STATE, MPI_ERR_OTHER},
+    {COMM_ERR_INTERNAL, MPI_ERR_INTERN},
+};
+
+enum { API_NSTATUSES = sizeof(api_status_class) / sizeof(api_status_class[0]) };
+
+int comm_api_code_of_status(int status)
+{
+    if (status >= 0) {
+        return MPI_SUCCESS;
+    }
+    return COMM_API_STATUS_CODE_BASE - status;
+}
+
+/* Class and text of an error code; false for a code that names nothing. */
+static bool api_describe(int code, int *class_out, const char **class_text_out,
+                         const char **detail_out)
+{
+    if (code >= 0 && code < API_NCLASSES) {
+        *class_out = code;
+        *class_text_out = api_class_text[code];
+        *detail_out = NULL;
+        return true;
+    }
+    for (size_t i = 0; i < API_NSTATUSES; i++) {
+        if (code == comm_api_code_of_status(api_status_class[i].status)) {
+            *class_out = api_status_class[i].mpi_class;
+            *class_text_out = api_class_text[api_status_class[i].mpi_class];
+            *detail_out = comm_strerror(api_status_class[i].status);
+            return true;
+        }
+    }
+    return false;
+}
+
+int comm_api_error(struct comm_communicator *comm, int code, const char *fmt, ...)
+{
+    char message[MPI_MAX_ERROR_STRING];
+    enum comm_errhandler_kind handler = COMM_ERRHANDLER_FATAL;
+    va_list ap;
+
+    if (comm == NULL && comm_runtime_state() == COMM_RUNTIME_RUNNING) {
+        comm = comm_communicator_lookup(MPI_COMM_WORLD);
+    }
+    if (comm != NULL && comm_runtime_state() == COMM_RUNTIME_RUNNING) {
+        handler = comm->errhandler;
+    }
+    if (handler == COMM_ERRHANDLER_RETURN) {
+        return code;
+    }
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof(message), fmt, ap);
+    va_end(ap);
+    comm_runtime_abort(code, message);
+}
+
+int comm_api_check_running(const char *func)
+{
+    switch (comm_runtime_state()) {
+    case COMM_RUNTIME_RUNNING:
+        return MPI_SUCCESS;
+    case COMM_RUNTIME_NOT_STARTED:
+        return comm_api_error(NULL, MPI_ERR_OTHER, "%s: called before MPI_Init", func);
+    case COMM_RUNTIME_FINALIZED:
+        return comm_api_error(NULL, MPI_ERR_OTHER, "%s: called after MPI_Finalize", func);
+    }
+    return MPI_ERR_INTERN;
+}
+
+struct comm_communicator *comm_api_lookup_comm(const char *func, MPI_Comm comm, int *err_out)
+{
+    struct comm_communicator *c = comm_communicator_lookup(comm);
+
+    if (c != NULL) {
+        return c;
+    }
+    if (comm == MPI_COMM_NULL) {
+        *err_out = comm_api_error(NULL, MPI_ERR_COMM,
+                                  "%s: invalid communicator MPI_COMM_NULL", func);
+    } else {
+        *err_out = comm_api_error(NULL, MPI_ERR_COMM, "%s: invalid communicator handle %#lx",
+                                  func, (unsigned long)(uintptr_t)comm);
+    }
+    return NULL;
+}
+
+int PMPI_Error_class(int errorcode, int *errorclass)
+{
+    int cls;
+    const char *text, *detail;
+
+    if (errorclass == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Error_class: errorclass is NULL");
+    }
+    if (!api_describe(errorcode, &cls, &text, &detail)) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Error_class: invalid error code %d",
+                              errorcode);
+    }
+    *errorclass = cls;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Error_class);
+
+int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    int cls, n;
+    const char *text, *detail;
+
+    if (string == NULL || resultlen == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Error_string: %s is NULL",
+                              string == NULL ? "string" : "resultlen");
+    }
+    if (!api_describe(errorcode, &cls, &text, &detail)) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Error_string: invalid error code %d",
+                              errorcode);
+    }
+    if (detail != NULL) {
+        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", text, detail);
+    } else {
+        n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", text);
+    }
+    *resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Error_string);
+
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    struct comm_communicator *c;
+    int err = comm_api_check_running("MPI_Comm_set_errhandler");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    c = comm_api_lookup_comm("MPI_Comm_set_errhandler", comm, &err);
+    if (c == NULL) {
+        return err;
+    }
+    if (errhandler == MPI_ERRORS_ARE_FATAL) {
+        c->errhandler = COMM_ERRHANDLER_FATAL;
+    } else if (errhandler == MPI_ERRORS_RETURN) {
+        c->errhandler = COMM_ERRHANDLER_RETURN;
+    } else {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler: invalid error handler "
+                              "%#lx", (unsigned long)(uintptr_t)errhandler);
+    }
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_set_errhandler);
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    struct comm_communicator *c;
+    int err = comm_api_check_running("MPI_Comm_get_errhandler");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    c = comm_api_lookup_comm("MPI_Comm_get_errhandler", comm, &err);
+    if (c == NULL) {
+        return err;
+    }
+    if (errhandler == NULL) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler: errhandler is NULL");
+    }
+    *errhandler = c->errhandler == COMM_ERRHANDLER_RETURN ? MPI_ERRORS_RETURN
+                                                          : MPI_ERRORS_ARE_FATAL;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_get_errhandler);

@@ -1,0 +1,143 @@
+/*
+ * init.c - MPI_Init and friends: entering and leaving the MPI world, and MPI_Abort.
+ *
+ * Layer: runtime API.  Must not: talk to PMIx or btls directly (runtime core does).
+ */
+#include "config.h"
+
+#include "runtime/api/api.h"
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+
+#include <stdio.h>
+
+/* The highest level comm provides: calls may come from any thread, one at a time. */
+static const int init_max_thread_level = MPI_THREAD_SERIALIZED;
+
+static int init_common(const char *func, int required, int *provided)
+{
+    const struct comm_pmix_job *job;
+    int level, rc;
+
+    if (comm_runtime_state() != COMM_RUNTIME_NOT_STARTED) {
+        return comm_api_error(NULL, MPI_ERR_OTHER, "%s: MPI was already %s", func,
+                              comm_runtime_state() == COMM_RUNTIME_RUNNING ? "initialized"
+                                                                           : "finalized");
+    }
+    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE) {
+        return comm_api_error(NULL, MPI_ERR_ARG,
+                              "%s: invalid thread level %d (expected MPI_THREAD_SINGLE, "
+                              "_FUNNELED, _SERIALIZED or _MULTIPLE)", func, required);
+    }
+    level = required < init_max_thread_level ? required : init_max_thread_level;
+    rc = comm_runtime_init(comm_settings_tables, comm_settings_ntables, level);
+    if (rc < 0) {
+        /* The cause was logged where it was found. */
+        return comm_api_error(NULL, comm_api_code_of_status(rc), "%s: cannot start: %s", func,
+                              comm_strerror(rc));
+    }
+    job = comm_runtime_job();
+    comm_communicator_init_predefined((int)job->rank, (int)job->size);
+    if (provided != NULL) {
+        *provided = level;
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return init_common("MPI_Init", MPI_THREAD_SINGLE, NULL);
+}
+COMM_API_ALIAS(MPI_Init);
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    if (provided == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Init_thread: provided is NULL");
+    }
+    return init_common("MPI_Init_thread", required, provided);
+}
+COMM_API_ALIAS(MPI_Init_thread);
+
+int PMPI_Finalize(void)
+{
+    int err = comm_api_check_running("MPI_Finalize");
+    int rc;
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    rc = comm_runtime_finalize();
+    if (rc < 0) {
+        return comm_api_error(NULL, comm_api_code_of_status(rc), "MPI_Finalize: %s",
+                              comm_strerror(rc));
+    }
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Finalize);
+
+int PMPI_Initialized(int *flag)
+{
+    if (flag == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Initialized: flag is NULL");
+    }
+    *flag = comm_runtime_state() != COMM_RUNTIME_NOT_STARTED;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Initialized);
+
+int PMPI_Finalized(int *flag)
+{
+    if (flag == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Finalized: flag is NULL");
+    }
+    *flag = comm_runtime_state() == COMM_RUNTIME_FINALIZED;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Finalized);
+
+int PMPI_Query_thread(int *provided)
+{
+    int err = comm_api_check_running("MPI_Query_thread");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (provided == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Query_thread: provided is NULL");
+    }
+    *provided = comm_runtime_thread_level();
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Query_thread);
+
+int PMPI_Is_thread_main(int *flag)
+{
+    int err = comm_api_check_running("MPI_Is_thread_main");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (flag == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Is_thread_main: flag is NULL");
+    }
+    *flag = comm_runtime_is_main_thread();
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Is_thread_main);
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    char message[256];
+    struct comm_communicator *c = comm_communicator_lookup(comm);
+
+    /* MPI_Abort ends the whole job whatever the communicator, valid or not. */
+    snprintf(message, sizeof(message), "MPI_Abort(%s, %d) called", c ? c->name : "<invalid>",
+             errorcode);
+    comm_runtime_abort(errorcode, message);
+}
+COMM_API_ALIAS(MPI_Abort);

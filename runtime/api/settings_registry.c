@@ -1,0 +1,56 @@
+/*
+ * settings_registry.c - the list of every settings table of libcomm.
+ *
+ * Layer: runtime API (the top of the library, so it may name every component's table).
+ * MPI_Init checks the environment against this list; comm-info prints it; comm(7) documents it.
+ * A component that declares settings adds its table here, once.
+ */
+#include "config.h"
+
+#include "runtime/api/api.h"
+#include "runtime/log.h"
+
+/* Read-only variables comm-run gives every rank, so that scripts need no MPI call. */
+static const struct comm_setting provided_settings[] = {
+    {.name = "COMM_WORLD_RANK",
+     .type = COMM_SETTING_INT,
+     .default_value = "",
+     .help = "rank of this process in MPI_COMM_WORLD",
+     .audience = COMM_AUDIENCE_PROVIDED,
+     .min = 0,
+     .max = 2147483647},
+    {.name = "COMM_WORLD_SIZE",
+     .type = COMM_SETTING_INT,
+     .default_value = "",
+     .help = "number of processes in MPI_COMM_WORLD",
+     .audience = COMM_AUDIENCE_PROVIDED,
+     .min = 1,
+     .max = 2147483647},
+    {.name = "COMM_WORLD_LOCAL_RANK",
+     .type = COMM_SETTING_INT,
+     .default_value = "",
+     .help = "rank of this process among the job's processes on its host",
+     .audience = COMM_AUDIENCE_PROVIDED,
+     .min = 0,
+     .max = 2147483647},
+    {.name = "COMM_WORLD_LOCAL_SIZE",
+     .type = COMM_SETTING_INT,
+     .default_value = "",
+     .help = "number of the job's processes on this host",
+     .audience = COMM_AUDIENCE_PROVIDED,
+     .min = 1,
+     .max = 2147483647},
+};
+
+static const struct comm_setting_table provided_table = {
+    .component = "comm-run",
+    .count = sizeof(provided_settings) / sizeof(provided_settings[0]),
+    .settings = provided_settings,
+};
+
+const struct comm_setting_table *const comm_settings_tables[] = {
+    &comm_log_settings,
+    &provided_table,
+};
+
+const size_t comm_settings_ntables = sizeof(comm_settings_tables) / sizeof(comm_settings_tables[0]);

@@ -1,0 +1,176 @@
+/*
+ * runtime.c - process-wide init and finalize of libcomm.
+ *
+ * Layer: runtime core.  Must not: check MPI arguments or dispatch error handlers.
+ */
+#include "config.h"
+
+#include "runtime/runtime.h"
+#include "runtime/abort.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Guarded by: written on the init thread during init/finalize only. */
+static enum comm_runtime_state runtime_state = COMM_RUNTIME_NOT_STARTED;
+static struct comm_pmix_job runtime_job;
+static int runtime_thread_level;
+static pthread_t runtime_main_thread;
+
+static const char runtime_version_key[] = "comm.version";
+
+static void runtime_abort_hook(int status, const char *message)
+{
+    comm_pmix_abort(status, message);
+}
+
+/* Every rank must run the same libcomm: a mixed installation fails in ways hard to explain. */
+static int runtime_check_versions(void)
+{
+    void *data = NULL;
+    size_t len = 0;
+    int rc;
+
+    rc = comm_pmix_put(runtime_version_key, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
+    if (rc < 0) {
+        return rc;
+    }
+    rc = comm_pmix_commit();
+    if (rc < 0) {
+        return rc;
+    }
+    rc = comm_pmix_fence(true);
+    if (rc < 0) {
+        return rc;
+    }
+    if (runtime_job.rank == 0) {
+        return COMM_OK;
+    }
+    rc = comm_pmix_get(0, runtime_version_key, &data, &len);
+    if (rc < 0) {
+        comm_log_error("runtime", "rank 0 did not publish its libcomm version: is it running "
+                       "another MPI library?");
+        return COMM_ERR_PMIX;
+    }
+    if (len == 0 || ((char *)data)[len - 1] != '\0' || strcmp(data, PACKAGE_VERSION) != 0) {
+        char host[COMM_PMIX_NAME_MAX] = "?";
+
+        comm_pmix_peer_host(0, host, sizeof(host));
+        comm_log_error("runtime", "rank 0 on host %s runs libcomm %.*s but this rank runs %s: "
+                       "all ranks must use the same comm installation",
+                       host, (int)len, (char *)data, PACKAGE_VERSION);
+        free(data);
+        return COMM_ERR_BAD_PARAM;
+    }
+    free(data);
+    return COMM_OK;
+}
+
+int comm_runtime_init(const struct comm_setting_table *const *tables, size_t ntables,
+                      int thread_level)
+{
+    Dl_info where;
+    int rc;
+
+    if (runtime_state != COMM_RUNTIME_NOT_STARTED) {
+        return COMM_ERR_STATE;
+    }
+    rc = comm_pmix_init(&runtime_job);
+    if (rc < 0) {
+        return rc;
+    }
+    comm_log_set_rank(runtime_job.host, runtime_job.rank);
+    comm_abort_set_hook(runtime_abort_hook);
+    rc = comm_config_check_environment(tables, ntables, runtime_job.rank == 0);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = comm_log_configure();
+    if (rc < 0) {
+        return rc;
+    }
+    if (dladdr((void *)comm_runtime_init, &where) != 0 && where.dli_fname != NULL) {
+        comm_log_info("runtime", "comm %s, libcomm loaded from %s", PACKAGE_VERSION,
+                      where.dli_fname);
+    } else {
+        comm_log_info("runtime", "comm %s, libcomm path unknown", PACKAGE_VERSION);
+    }
+    comm_log_info("runtime", "job %s: rank %ld of %ld, local rank %ld of %ld on host %s%s",
+                  runtime_job.nspace, runtime_job.rank, runtime_job.size, runtime_job.local_rank,
+                  runtime_job.local_size, runtime_job.host,
+                  runtime_job.singleton ? " (singleton: no process manager)" : "");
+    rc = runtime_check_versions();
+    if (rc < 0) {
+        return rc;
+    }
+    runtime_thread_level = thread_level;
+    runtime_main_thread = pthread_self();
+    runtime_state = COMM_RUNTIME_RUNNING;
+    return COMM_OK;
+}
+
+int comm_runtime_finalize(void)
+{
+    int rc;
+
+    if (runtime_state != COMM_RUNTIME_RUNNING) {
+        return COMM_ERR_STATE;
+    }
+    /* MPI_Finalize is collective: no rank leaves while another may still talk to it. */
+    rc = comm_pmix_fence(false);
+    if (rc == COMM_OK) {
+        rc = comm_pmix_finalize();
+    }
+    runtime_state = COMM_RUNTIME_FINALIZED;
+    comm_abort_set_hook(NULL);
+    comm_log_finalize();
+    return rc;
+}
+
+enum comm_runtime_state comm_runtime_state(void)
+{
+    return runtime_state;
+}
+
+const struct comm_pmix_job *comm_runtime_job(void)
+{
+    return &runtime_job;
+}
+
+int comm_runtime_thread_level(void)
+{
+    return runtime_thread_level;
+}
+
+bool comm_runtime_is_main_thread(void)
+{
+    return pthread_equal(pthread_self(), runtime_main_thread) != 0;
+}
+
+double comm_runtime_wtime(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double comm_runtime_wtick(void)
+{
+    struct timespec ts;
+
+    if (clock_getres(CLOCK_MONOTONIC, &ts) != 0) {
+        return 1e-9;
+    }
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void comm_runtime_abort(int status, const char *message)
+{
+    comm_abort(status, "%s", message);
+}
