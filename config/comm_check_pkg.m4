@@ -30,6 +30,7 @@ AC_DEFUN([COMM_CHECK_PKG], [
     $1_LDFLAGS=
     $1_LIBS=
     comm_pkg_how=
+    comm_pkg_version=unknown
 
     AS_IF([test "x$comm_pkg_with" = xno],
         [AS_IF([test "x$8" = xrequired],
@@ -56,7 +57,8 @@ AC_DEFUN([COMM_CHECK_PKG], [
                 $1_CPPFLAGS=`$PKG_CONFIG --cflags $3`
                 $1_LDFLAGS=`$PKG_CONFIG --libs-only-L --libs-only-other $3`
                 $1_LIBS=`$PKG_CONFIG --libs-only-l $3`
-                comm_pkg_how="pkg-config $3 `$PKG_CONFIG --modversion $3 | head -n 1`"
+                comm_pkg_version=`$PKG_CONFIG --modversion $3 | head -n 1`
+                comm_pkg_how="pkg-config $3 $comm_pkg_version"
             ], [
                 $1_LIBS="$6"
                 comm_pkg_how="default search path"
@@ -80,6 +82,8 @@ AC_DEFUN([COMM_CHECK_PKG], [
 
     AS_IF([test "x$comm_pkg_found" = xyes], [
         AC_DEFINE([COMM_HAVE_$1], [1], [Define to 1 if $2 is usable])
+        AC_DEFINE_UNQUOTED([COMM_$1_BUILD_VERSION], ["$comm_pkg_version"],
+                           [version of $2 comm was built against])
         comm_summary="$comm_summary
   $2: $comm_pkg_how"
     ], [

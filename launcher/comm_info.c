@@ -62,7 +62,7 @@ static void info_versions(void)
     unsigned hv = hwloc_get_api_version();
 
     comm_btl_ofi_version(ofi, sizeof(ofi));
-    snprintf(hw, sizeof(hw), "%u.%u.%u", hv >> 16, (hv >> 8) & 0xff, hv & 0xff);
+    snprintf(hw, sizeof(hw), "%u.%u.%u (API)", hv >> 16, (hv >> 8) & 0xff, hv & 0xff);
     if (!info_parsable) {
         printf("comm %s (MPI %d.%d)\n\nBuild:\n", PACKAGE_VERSION, MPI_VERSION, MPI_SUBVERSION);
     } else {
@@ -74,11 +74,17 @@ static void info_versions(void)
     info_fact("build", "cflags", "flags", COMM_BUILD_CFLAGS, "compiler flags");
     info_fact("build", "debug", "enabled", COMM_ENABLE_DEBUG ? "yes" : "no", "debug build");
     if (!info_parsable) {
-        printf("\nDependencies (in use at run time):\n");
+        printf("\nDependencies:\n");
     }
+    info_fact("dependency", "pmix", "built", COMM_PMIX_BUILD_VERSION, "PMIx (built with)");
     info_fact("dependency", "pmix", "version", comm_pmix_version(), "PMIx");
+    info_fact("dependency", "libfabric", "built", COMM_FABRIC_BUILD_VERSION,
+              "libfabric (built with)");
     info_fact("dependency", "libfabric", "version", ofi, "libfabric");
+    info_fact("dependency", "hwloc", "built", COMM_HWLOC_BUILD_VERSION, "hwloc (built with)");
     info_fact("dependency", "hwloc", "version", hw, "hwloc");
+    info_fact("dependency", "libevent", "built", COMM_EVENT_BUILD_VERSION,
+              "libevent (built with)");
     info_fact("dependency", "libevent", "version", event_get_version(), "libevent");
 }
 
@@ -118,12 +124,28 @@ static void info_settings(void)
     }
 }
 
+struct info_seen {
+    size_t count;
+    char lines[64][256];
+};
+
 static void info_on_provider(void *ctx, const char *provider, const char *fabric,
                              const char *domain, const char *endpoint_type)
 {
-    size_t *count = ctx;
+    struct info_seen *seen = ctx;
+    char key[256];
 
-    (*count)++;
+    /* libfabric lists a triple once per capability set: show each once. */
+    snprintf(key, sizeof(key), "%s|%s|%s|%s", provider, fabric, domain, endpoint_type);
+    for (size_t i = 0; i < seen->count && i < 64; i++) {
+        if (strcmp(seen->lines[i], key) == 0) {
+            return;
+        }
+    }
+    if (seen->count < 64) {
+        snprintf(seen->lines[seen->count], sizeof(seen->lines[0]), "%s", key);
+    }
+    seen->count++;
     if (info_parsable) {
         printf("provider:%s:fabric:%s\n", provider, fabric);
         printf("provider:%s:domain:%s\n", provider, domain);
@@ -136,12 +158,12 @@ static void info_on_provider(void *ctx, const char *provider, const char *fabric
 
 static void info_providers(void)
 {
-    size_t count = 0;
+    static struct info_seen seen;
 
     if (!info_parsable) {
         printf("\nlibfabric providers (reliable datagram, message capable):\n");
     }
-    if (comm_btl_ofi_list_providers(info_on_provider, &count) < 0 || count == 0) {
+    if (comm_btl_ofi_list_providers(info_on_provider, &seen) < 0 || seen.count == 0) {
         if (info_parsable) {
             printf("provider:none::\n");
         } else {

@@ -20,6 +20,8 @@
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -151,7 +153,7 @@ static void run_on_signal(evutil_socket_t signo, short what, void *arg)
         long *alive = calloc((size_t)job->np, sizeof(long));
 
         n = alive ? run_collect_alive(job, alive) : 0;
-        comm_log_error("launcher", "%s received; stopping %ld rank%s", strsignal((int)signo), n,
+        comm_log_error("launcher", "SIG%s received; stopping %ld rank%s", sigabbrev_np((int)signo), n,
                        n == 1 ? "" : "s");
         free(alive);
         if (job->failed_rank < 0) {
@@ -277,6 +279,11 @@ static int run_setup_loop(struct comm_run_job *job)
         return COMM_ERR_SYSTEM;
     }
     signal(SIGPIPE, SIG_IGN);
+    /* Orphans of the ranks come to comm-run, which stops and reaps them with the job. */
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+        comm_log_warn("launcher", "cannot become the reaper of the ranks' children: %s",
+                      strerror(errno));
+    }
     for (size_t i = 0; i < sizeof(run_signals) / sizeof(run_signals[0]); i++) {
         job->signal_evs[i] = evsignal_new(job->base, run_signals[i], run_on_signal, job);
         if (job->signal_evs[i] == NULL || event_add(job->signal_evs[i], NULL) != 0) {
@@ -302,6 +309,9 @@ static int run_finish(struct comm_run_job *job, bool started)
         event_base_dispatch(job->base);
     }
     comm_run_io_shutdown(job);
+    while (waitpid(-1, NULL, WNOHANG) > 0) {
+        /* orphans of the ranks, killed with their process group */
+    }
     comm_pmix_server_finalize();
     if (job->tmpdir[0] != '\0') {
         nftw(job->tmpdir, run_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
