@@ -19,12 +19,14 @@
  *   thread                   MPI_Init_thread levels, Query_thread, Is_thread_main
  *   inquiry                  versions, Wtime/Wtick, Initialized/Finalized
  *   calls-after-finalize     MPI_Comm_rank after MPI_Finalize
+ *   shm-leak                 every rank creates /dev/shm/<job>.test.<rank>; rank 0 is killed
  *
  * "The others wait" means they sleep for a minute: the test passes only if comm-run stops
  * them long before that.  Prints "FAIL: ..." and exits 1 when a check fails.
  */
 #include <mpi.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,6 +269,23 @@ int main(int argc, char **argv)
         MPI_Comm_rank(MPI_COMM_WORLD, &r);
         printf("FAIL: rank %d survived a call after MPI_Finalize\n", rank);
         return 1;
+    } else if (strcmp(action, "shm-leak") == 0) {
+        const char *job = getenv("PMIX_NAMESPACE");
+        char path[512];
+        int fd;
+
+        CHECK(job != NULL);
+        snprintf(path, sizeof(path), "/dev/shm/%s.test.%d", job, rank);
+        fd = open(path, O_CREAT | O_RDWR, 0600);
+        CHECK(fd >= 0);
+        close(fd);
+        printf("created %d\n", rank);
+        fflush(stdout);
+        if (rank == 0) {
+            usleep(200000);
+            raise(SIGKILL);
+        }
+        wait_to_be_stopped();
     } else {
         fprintf(stderr, "behave: unknown action '%s'\n", action);
         return 2;

@@ -1,0 +1,29 @@
+#!/bin/bash
+# check-exports.sh - libcomm exports the MPI interface and nothing else: every function that
+# mpi.h declares exists as a strong PMPI_ symbol and a weak MPI_ symbol (so profiling tools can
+# interpose), and no other symbol is visible.
+set -u
+builddir=${TEST_BUILDDIR:?}
+srcdir=${TEST_SRCDIR:?}
+lib=$builddir/runtime/.libs/libcomm.so
+bad=0
+[[ -f $lib ]] || { echo "exports: $lib not built"; exit 1; }
+
+exported=$(nm -D --defined-only "$lib" | awk '{print $2, $3}')
+while read -r type name; do
+    case $name in
+    MPI_*) [[ $type == W ]] || { echo "exports: $name is not weak ($type)"; bad=1; } ;;
+    PMPI_*) [[ $type == T ]] || { echo "exports: $name is not a function ($type)"; bad=1; } ;;
+    _init | _fini) ;;
+    *) echo "exports: $name should not be exported"; bad=1 ;;
+    esac
+done <<<"$exported"
+
+declared=$(grep -E '^COMM_MPI_API ' "$srcdir/runtime/api/mpi.h" | grep -oE '[ *](P?MPI_[A-Za-z_]+)\(' |
+    grep -oE 'P?MPI_[A-Za-z_]+' | sort -u)
+for f in $declared; do
+    grep -qE " $f\$" <<<"$exported" || { echo "exports: $f is declared in mpi.h but missing"; bad=1; }
+done
+n=$(wc -w <<<"$declared")
+[[ $bad == 0 ]] && echo "exports: $n declared functions exported, nothing else"
+exit $bad
