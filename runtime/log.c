@@ -354,7 +354,8 @@ int comm_log_configure(void)
     }
     log_spec = spec;
     log_ranks = ranks;
-    if (file[0] != '\0') {
+    /* A tool's messages are its user interface: they stay on stderr, whatever the ranks do. */
+    if (file[0] != '\0' && log_tool == NULL) {
         char path[4096];
         int fd;
 

@@ -84,7 +84,8 @@ void comm_log_set_tool(const char *name);
 
 /*
  * Reads COMM_LOG_LEVEL, COMM_LOG_RANKS and COMM_LOG_FILE (call after the identity is set, so
- * the file pattern and rank filter know the rank).  On a malformed value logs the error and
+ * the file pattern and rank filter know the rank).  A tool logs to stderr whatever
+ * COMM_LOG_FILE says; COMM_LOG_RANKS does not apply to it.  On a malformed value logs the error and
  * returns COMM_ERR_BAD_PARAM, leaving the previous configuration (errors and warnings to
  * stderr) in force; COMM_ERR_SYSTEM if the log file cannot be opened.
  */

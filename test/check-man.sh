@@ -15,7 +15,11 @@ for n in $names; do
     def=$(awk -F: -v n="$n" '$2 == n && $3 == "default" {sub(/^[^:]*:[^:]*:[^:]*:/, ""); print}' <<<"$settings")
     grep -qx "\.B $n" "$man7" || { echo "man: comm(7) does not document $n"; bad=1; continue; }
     entry=$(awk -v n="$n" '$0 == ".B " n {on = 1; next} on && /^\.(TP|SH|SS)/ {exit} on {print}' "$man7")
-    if [[ -n $def ]]; then
+    if [[ $n == COMM_CC ]]; then
+        # Its default is whatever compiler built comm: the page says so in words.
+        grep -qF "Default: the compiler comm was built with" <<<"$entry" ||
+            { echo "man: comm(7) does not say COMM_CC defaults to the build compiler"; bad=1; }
+    elif [[ -n $def ]]; then
         grep -qF "Default: \\fB$def\\fR." <<<"$entry" ||
             { echo "man: comm(7) gives $n no 'Default: \\fB$def\\fR.'"; bad=1; }
     else

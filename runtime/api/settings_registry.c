@@ -48,9 +48,25 @@ static const struct comm_setting_table provided_table = {
     .settings = provided_settings,
 };
 
+/* Read by the commcc wrapper script, listed here so comm-info and comm(7) show it. */
+static const struct comm_setting tool_settings[] = {
+    {.name = "COMM_CC",
+     .type = COMM_SETTING_STRING,
+     .default_value = COMM_BUILD_CC,
+     .help = "C compiler that commcc runs",
+     .audience = COMM_AUDIENCE_USER},
+};
+
+static const struct comm_setting_table tool_table = {
+    .component = "commcc",
+    .count = sizeof(tool_settings) / sizeof(tool_settings[0]),
+    .settings = tool_settings,
+};
+
 const struct comm_setting_table *const comm_settings_tables[] = {
     &comm_log_settings,
     &provided_table,
+    &tool_table,
 };
 
 const size_t comm_settings_ntables = sizeof(comm_settings_tables) / sizeof(comm_settings_tables[0]);
