@@ -78,52 +78,46 @@ static int job_env_set(struct job_env *env, const char *name, const char *value)
     return COMM_OK;
 }
 
+/* Sets "NAME=value" as given; entries without '=' are skipped. */
+static int job_env_put(struct job_env *env, const char *entry)
+{
+    const char *eq = strchr(entry, '=');
+    char name[256];
+
+    if (eq == NULL || (size_t)(eq - entry) >= sizeof(name)) {
+        return COMM_OK;
+    }
+    snprintf(name, sizeof(name), "%.*s", (int)(eq - entry), entry);
+    return job_env_set(env, name, eq + 1);
+}
+
 static int job_env_build(struct comm_run_job *job, long rank, struct job_env *env_out)
 {
     struct job_env env = {0};
-    char num[32];
+    /* On one host a rank's world and local numbers are the same. */
+    const struct {
+        const char *name;
+        long value;
+    } provided[] = {
+        {"COMM_WORLD_RANK", rank},
+        {"COMM_WORLD_SIZE", job->np},
+        {"COMM_WORLD_LOCAL_RANK", rank},
+        {"COMM_WORLD_LOCAL_SIZE", job->np},
+    };
     int rc = COMM_OK;
 
     for (char **e = environ; *e != NULL && rc == COMM_OK; e++) {
-        const char *eq = strchr(*e, '=');
-        char name[256];
-
-        if (eq == NULL || (size_t)(eq - *e) >= sizeof(name)) {
-            continue;
-        }
-        memcpy(name, *e, (size_t)(eq - *e));
-        name[eq - *e] = '\0';
-        rc = job_env_set(&env, name, eq + 1);
+        rc = job_env_put(&env, *e);
     }
+    /* -x VAR alone is already inherited on this host; VAR=value overrides. */
     for (size_t i = 0; i < job->opts->nexports && rc == COMM_OK; i++) {
-        const char *x = job->opts->exports[i];
-        const char *eq = strchr(x, '=');
-        char name[256];
+        rc = job_env_put(&env, job->opts->exports[i]);
+    }
+    for (size_t i = 0; i < sizeof(provided) / sizeof(provided[0]) && rc == COMM_OK; i++) {
+        char num[32];
 
-        if (eq == NULL) {
-            continue; /* VAR alone: already inherited on this host */
-        }
-        snprintf(name, sizeof(name), "%.*s", (int)(eq - x), x);
-        rc = job_env_set(&env, name, eq + 1);
-    }
-    if (rc == COMM_OK) {
-        snprintf(num, sizeof(num), "%ld", rank);
-        rc = job_env_set(&env, "COMM_WORLD_RANK", num);
-    }
-    if (rc == COMM_OK) {
-        snprintf(num, sizeof(num), "%ld", job->np);
-        rc = job_env_set(&env, "COMM_WORLD_SIZE", num);
-    }
-    if (rc == COMM_OK) {
-        snprintf(num, sizeof(num), "%ld", rank);
-        rc = job_env_set(&env, "COMM_WORLD_LOCAL_RANK", num);
-    }
-    if (rc == COMM_OK) {
-        snprintf(num, sizeof(num), "%ld", job->np);
-        rc = job_env_set(&env, "COMM_WORLD_LOCAL_SIZE", num);
-    }
-    if (rc == COMM_OK && env.vars == NULL) {
-        rc = COMM_ERR_INTERNAL;
+        snprintf(num, sizeof(num), "%ld", provided[i].value);
+        rc = job_env_set(&env, provided[i].name, num);
     }
     if (rc == COMM_OK) {
         rc = comm_pmix_server_client_env(job->nspace, rank, &env.vars);

@@ -43,9 +43,10 @@ int comm_api_code_of_status(int status);
 int comm_api_check_running(const char *func);
 
 /*
- * Looks up COMM for FUNC.  On an invalid handle raises MPI_ERR_COMM (fatal by default) and
- * returns NULL.
+ * The start of every call that takes a communicator: checks that the library is running and
+ * that COMM names a communicator.  Returns MPI_SUCCESS and sets *comm_out, or the error code
+ * raised (MPI_ERR_COMM for a bad handle; fatal by default).
  */
-struct comm_communicator *comm_api_lookup_comm(const char *func, MPI_Comm comm, int *err_out);
+int comm_api_enter_comm(const char *func, MPI_Comm comm, struct comm_communicator **comm_out);
 
 #endif

@@ -10,13 +10,9 @@
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     struct comm_communicator *c;
-    int err = comm_api_check_running("MPI_Comm_rank");
+    int err = comm_api_enter_comm("MPI_Comm_rank", comm, &c);
 
     if (err != MPI_SUCCESS) {
-        return err;
-    }
-    c = comm_api_lookup_comm("MPI_Comm_rank", comm, &err);
-    if (c == NULL) {
         return err;
     }
     if (rank == NULL) {
@@ -30,13 +26,9 @@ COMM_API_ALIAS(MPI_Comm_rank);
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
     struct comm_communicator *c;
-    int err = comm_api_check_running("MPI_Comm_size");
+    int err = comm_api_enter_comm("MPI_Comm_size", comm, &c);
 
     if (err != MPI_SUCCESS) {
-        return err;
-    }
-    c = comm_api_lookup_comm("MPI_Comm_size", comm, &err);
-    if (c == NULL) {
         return err;
     }
     if (size == NULL) {

@@ -160,21 +160,24 @@ int comm_api_check_running(const char *func)
     return MPI_ERR_INTERN;
 }
 
-struct comm_communicator *comm_api_lookup_comm(const char *func, MPI_Comm comm, int *err_out)
+int comm_api_enter_comm(const char *func, MPI_Comm comm, struct comm_communicator **comm_out)
 {
-    struct comm_communicator *c = comm_communicator_lookup(comm);
+    struct comm_communicator *c;
+    int err = comm_api_check_running(func);
 
-    if (c != NULL) {
-        return c;
+    if (err != MPI_SUCCESS) {
+        return err;
     }
-    if (comm == MPI_COMM_NULL) {
-        *err_out = comm_api_error(NULL, MPI_ERR_COMM,
-                                  "%s: invalid communicator MPI_COMM_NULL", func);
-    } else {
-        *err_out = comm_api_error(NULL, MPI_ERR_COMM, "%s: invalid communicator handle %#lx",
-                                  func, (unsigned long)(uintptr_t)comm);
+    c = comm_communicator_lookup(comm);
+    if (c == NULL && comm == MPI_COMM_NULL) {
+        return comm_api_error(NULL, MPI_ERR_COMM, "%s: invalid communicator MPI_COMM_NULL", func);
     }
-    return NULL;
+    if (c == NULL) {
+        return comm_api_error(NULL, MPI_ERR_COMM, "%s: invalid communicator handle %#lx", func,
+                              (unsigned long)(uintptr_t)comm);
+    }
+    *comm_out = c;
+    return MPI_SUCCESS;
 }
 
 int PMPI_Error_class(int errorcode, int *errorclass)
@@ -220,13 +223,9 @@ COMM_API_ALIAS(MPI_Error_string);
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     struct comm_communicator *c;
-    int err = comm_api_check_running("MPI_Comm_set_errhandler");
+    int err = comm_api_enter_comm("MPI_Comm_set_errhandler", comm, &c);
 
     if (err != MPI_SUCCESS) {
-        return err;
-    }
-    c = comm_api_lookup_comm("MPI_Comm_set_errhandler", comm, &err);
-    if (c == NULL) {
         return err;
     }
     if (errhandler == MPI_ERRORS_ARE_FATAL) {
@@ -244,13 +243,9 @@ COMM_API_ALIAS(MPI_Comm_set_errhandler);
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     struct comm_communicator *c;
-    int err = comm_api_check_running("MPI_Comm_get_errhandler");
+    int err = comm_api_enter_comm("MPI_Comm_get_errhandler", comm, &c);
 
     if (err != MPI_SUCCESS) {
-        return err;
-    }
-    c = comm_api_lookup_comm("MPI_Comm_get_errhandler", comm, &err);
-    if (c == NULL) {
         return err;
     }
     if (errhandler == NULL) {

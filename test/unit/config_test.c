@@ -7,7 +7,7 @@
 #include "runtime/error.h"
 #include "runtime/log.h"
 
-#include <check.h>
+#include "test/unit/unit.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -330,8 +330,6 @@ int main(void)
 {
     Suite *s = suite_create("config");
     TCase *tc = tcase_create("settings");
-    SRunner *sr;
-    int failed;
 
     /* The tests set what they need; nothing from the caller's environment may leak in. */
     unsetenv("COMM_LOG_LEVEL");
@@ -355,10 +353,5 @@ int main(void)
     tcase_add_test(tc, unknown_comm_variable_is_warned_with_a_suggestion);
     tcase_add_test(tc, environment_check_reports_every_bad_value);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_FORK);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return comm_test_run(s);
 }

@@ -6,7 +6,7 @@
 #include "runtime/api/api.h"
 #include "runtime/error.h"
 
-#include <check.h>
+#include "test/unit/unit.h"
 
 #include <string.h>
 
@@ -94,8 +94,6 @@ int main(void)
 {
     Suite *s = suite_create("errors");
     TCase *tc = tcase_create("errors");
-    SRunner *sr;
-    int failed;
 
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, every_status_has_its_own_text);
@@ -104,10 +102,5 @@ int main(void)
     tcase_add_exit_test(tc, invalid_code_before_init_is_fatal, MPI_ERR_ARG);
     tcase_add_exit_test(tc, call_before_init_is_fatal, MPI_ERR_OTHER);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_FORK);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return comm_test_run(s);
 }

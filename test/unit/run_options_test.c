@@ -6,7 +6,7 @@
 #include "launcher/comm_run.h"
 #include "runtime/error.h"
 
-#include <check.h>
+#include "test/unit/unit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -187,8 +187,6 @@ int main(void)
 {
     Suite *s = suite_create("run_options");
     TCase *tc = tcase_create("parse");
-    SRunner *sr;
-    int failed;
 
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, np_and_program_with_its_arguments);
@@ -203,10 +201,5 @@ int main(void)
     tcase_add_test(tc, double_dash_ends_options);
     tcase_add_test(tc, rank_lists_are_compressed);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_FORK);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return comm_test_run(s);
 }
