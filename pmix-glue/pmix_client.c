@@ -220,6 +220,55 @@ int comm_pmix_get(long rank, const char *key, void **data_out, size_t *len_out)
     return COMM_OK;
 }
 
+int comm_pmix_local_peers(long **ranks_out, size_t *n_out)
+{
+    pmix_proc_t who = client_self;
+    pmix_value_t *val = NULL;
+    long *ranks;
+    size_t n = 1;
+    const char *p;
+
+    if (!client_connected) {
+        ranks = malloc(sizeof(*ranks));
+        if (ranks == NULL) {
+            return COMM_ERR_NOMEM;
+        }
+        ranks[0] = 0;
+        *ranks_out = ranks;
+        *n_out = 1;
+        return COMM_OK;
+    }
+    who.rank = PMIX_RANK_WILDCARD;
+    if (PMIx_Get(&who, PMIX_LOCAL_PEERS, NULL, 0, &val) != PMIX_SUCCESS || val == NULL ||
+        val->type != PMIX_STRING || val->data.string == NULL) {
+        if (val != NULL) {
+            PMIX_VALUE_RELEASE(val);
+        }
+        comm_log_error("pmix", "the PMIx server did not say which ranks share this host (%s)",
+                       PMIX_LOCAL_PEERS);
+        return COMM_ERR_PMIX;
+    }
+    for (p = val->data.string; *p != '\0'; p++) {
+        n += *p == ',';
+    }
+    ranks = malloc(n * sizeof(*ranks));
+    if (ranks == NULL) {
+        PMIX_VALUE_RELEASE(val);
+        return COMM_ERR_NOMEM;
+    }
+    p = val->data.string;
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+
+        ranks[i] = strtol(p, &end, 10);
+        p = *end == ',' ? end + 1 : end;
+    }
+    PMIX_VALUE_RELEASE(val);
+    *ranks_out = ranks;
+    *n_out = n;
+    return COMM_OK;
+}
+
 int comm_pmix_peer_host(long rank, char *host_out, size_t len)
 {
     pmix_proc_t who = client_self;

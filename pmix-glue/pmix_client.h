@@ -55,6 +55,12 @@ int comm_pmix_fence(bool collect);
  */
 int comm_pmix_get(long rank, const char *key, void **data_out, size_t *len_out);
 
+/*
+ * The world ranks of the job on this host, in local-rank order (malloc'ed, owned by the
+ * caller).  A singleton has just itself.
+ */
+int comm_pmix_local_peers(long **ranks_out, size_t *n_out);
+
 /* Host name of RANK as the job map has it. */
 int comm_pmix_peer_host(long rank, char *host_out, size_t len);
 

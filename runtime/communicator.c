@@ -1,5 +1,5 @@
 /*
- * communicator.c - the predefined communicators and handle lookup.
+ * communicator.c - the predefined communicators, handle lookup, context ids.
  *
  * Layer: runtime core.  Must not: check MPI arguments or print.
  */
@@ -10,8 +10,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+enum { COMMUNICATOR_WORLD_CONTEXT = 0, COMMUNICATOR_SELF_CONTEXT = 2 };
+
 static struct comm_communicator communicator_world;
 static struct comm_communicator communicator_self;
+static long communicator_self_world_rank;
 
 void comm_communicator_init_predefined(int rank, int size)
 {
@@ -19,16 +22,28 @@ void comm_communicator_init_predefined(int rank, int size)
         .handle = MPI_COMM_WORLD,
         .rank = rank,
         .size = size,
-        .errhandler = COMM_ERRHANDLER_FATAL,
+        .context_id = COMMUNICATOR_WORLD_CONTEXT,
+        .errhandler = comm_errhandler_lookup(MPI_ERRORS_ARE_FATAL),
     };
     snprintf(communicator_world.name, sizeof(communicator_world.name), "MPI_COMM_WORLD");
+    communicator_self_world_rank = rank;
     communicator_self = (struct comm_communicator){
         .handle = MPI_COMM_SELF,
         .rank = 0,
         .size = 1,
-        .errhandler = COMM_ERRHANDLER_FATAL,
+        .context_id = COMMUNICATOR_SELF_CONTEXT,
+        .world_ranks = &communicator_self_world_rank,
+        .errhandler = comm_errhandler_lookup(MPI_ERRORS_ARE_FATAL),
     };
     snprintf(communicator_self.name, sizeof(communicator_self.name), "MPI_COMM_SELF");
+}
+
+void comm_communicator_finalize_predefined(void)
+{
+    comm_match_drain(&communicator_world.match);
+    comm_match_drain(&communicator_self.match);
+    comm_errhandler_release(communicator_world.errhandler);
+    comm_errhandler_release(communicator_self.errhandler);
 }
 
 struct comm_communicator *comm_communicator_lookup(MPI_Comm handle)
@@ -41,4 +56,16 @@ struct comm_communicator *comm_communicator_lookup(MPI_Comm handle)
     }
     /* No other communicator can be created yet, so any other handle names nothing. */
     return NULL;
+}
+
+struct comm_communicator *comm_communicator_by_context(uint32_t context_id)
+{
+    switch (context_id) {
+    case COMMUNICATOR_WORLD_CONTEXT:
+        return &communicator_world;
+    case COMMUNICATOR_SELF_CONTEXT:
+        return &communicator_self;
+    default:
+        return NULL;
+    }
 }

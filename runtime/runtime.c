@@ -8,7 +8,9 @@
 #include "runtime/runtime.h"
 #include "runtime/abort.h"
 #include "runtime/error.h"
+#include "runtime/communicator.h"
 #include "runtime/log.h"
+#include "runtime/p2p.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -21,6 +23,8 @@ static enum comm_runtime_state runtime_state = COMM_RUNTIME_NOT_STARTED;
 static struct comm_pmix_job runtime_job;
 static int runtime_thread_level;
 static pthread_t runtime_main_thread;
+static long *runtime_local_peers;
+static size_t runtime_nlocal;
 
 static const char runtime_version_key[] = "comm.version";
 
@@ -71,6 +75,58 @@ static int runtime_check_versions(void)
     return COMM_OK;
 }
 
+/*
+ * Opens the transports, exchanges addresses (and checks versions) in one fence, connects every
+ * peer, and lets the transports withdraw what was only there for connecting after a second
+ * fence.
+ */
+static int runtime_start_transports(void)
+{
+    struct comm_btl_self_info self;
+    long local_rank = 0;
+    int rc;
+
+    rc = comm_pmix_local_peers(&runtime_local_peers, &runtime_nlocal);
+    if (rc < 0) {
+        return rc;
+    }
+    for (size_t i = 0; i < runtime_nlocal; i++) {
+        if (runtime_local_peers[i] == runtime_job.rank) {
+            local_rank = (long)i;
+        }
+    }
+    self = (struct comm_btl_self_info){
+        .nspace = runtime_job.nspace,
+        .rank = runtime_job.rank,
+        .size = runtime_job.size,
+        .local_rank = local_rank,
+        .local_size = (long)runtime_nlocal,
+        .local_peers = runtime_local_peers,
+    };
+    rc = comm_progress_init((long)runtime_nlocal);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = comm_btl_open_all(&self, comm_p2p_receiver());
+    if (rc < 0) {
+        return rc;
+    }
+    rc = runtime_check_versions();
+    if (rc < 0) {
+        return rc;
+    }
+    rc = comm_p2p_init(runtime_job.rank, runtime_job.size, runtime_local_peers, runtime_nlocal);
+    if (rc < 0) {
+        return rc;
+    }
+    rc = comm_pmix_fence(false);
+    if (rc < 0) {
+        return rc;
+    }
+    comm_btl_wired_all();
+    return COMM_OK;
+}
+
 int comm_runtime_init(const struct comm_setting_table *const *tables, size_t ntables,
                       int thread_level)
 {
@@ -104,10 +160,11 @@ int comm_runtime_init(const struct comm_setting_table *const *tables, size_t nta
                   runtime_job.nspace, runtime_job.rank, runtime_job.size, runtime_job.local_rank,
                   runtime_job.local_size, runtime_job.host,
                   runtime_job.singleton ? " (singleton: no process manager)" : "");
-    rc = runtime_check_versions();
+    rc = runtime_start_transports();
     if (rc < 0) {
         return rc;
     }
+    comm_communicator_init_predefined((int)runtime_job.rank, (int)runtime_job.size);
     runtime_thread_level = thread_level;
     runtime_main_thread = pthread_self();
     runtime_state = COMM_RUNTIME_RUNNING;
@@ -122,7 +179,12 @@ int comm_runtime_finalize(void)
         return COMM_ERR_STATE;
     }
     /* MPI_Finalize is collective: no rank leaves while another may still talk to it. */
+    comm_p2p_finalize();
     rc = comm_pmix_fence(false);
+    comm_btl_close_all();
+    comm_communicator_finalize_predefined();
+    free(runtime_local_peers);
+    runtime_local_peers = NULL;
     if (rc == COMM_OK) {
         rc = comm_pmix_finalize();
     }

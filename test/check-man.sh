@@ -14,7 +14,9 @@ names=$(awk -F: '$3 == "default" {print $2}' <<<"$settings")
 for n in $names; do
     def=$(awk -F: -v n="$n" '$2 == n && $3 == "default" {sub(/^[^:]*:[^:]*:[^:]*:/, ""); print}' <<<"$settings")
     grep -qx "\.B $n" "$man7" || { echo "man: comm(7) does not document $n"; bad=1; continue; }
-    entry=$(awk -v n="$n" '$0 == ".B " n {on = 1; next} on && /^\.(TP|SH|SS)/ {exit} on {print}' "$man7")
+    # The entry is the .TP whose tag line is ".B NAME", up to the next .TP or section.
+    entry=$(awk -v n="$n" 'prev == ".TP" && $0 == ".B " n {on = 1; prev = $0; next}
+                           on && /^\.(TP|SH|SS)/ {exit} on {print} {prev = $0}' "$man7")
     if [[ $n == COMM_CC ]]; then
         # Its default is whatever compiler built comm: the page says so in words.
         grep -qF "Default: the compiler comm was built with" <<<"$entry" ||

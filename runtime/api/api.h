@@ -9,6 +9,7 @@
 #ifndef COMM_API_H
 #define COMM_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "runtime/api/mpi.h"
@@ -48,5 +49,28 @@ int comm_api_check_running(const char *func);
  * raised (MPI_ERR_COMM for a bad handle; fatal by default).
  */
 int comm_api_enter_comm(const char *func, MPI_Comm comm, struct comm_communicator **comm_out);
+
+struct comm_datatype;
+struct comm_request;
+
+/* The largest tag (MPI_TAG_UB). */
+enum { COMM_API_TAG_UB = 2147483647 };
+
+/*
+ * Argument checks of point-to-point calls, in the order the standard lists the arguments.
+ * Each raises the error on COMM (naming FUNC, the argument and its value) and returns its
+ * code, or returns MPI_SUCCESS.  RANK may be MPI_PROC_NULL; with IS_RECV also MPI_ANY_SOURCE,
+ * and TAG may be MPI_ANY_TAG.  On success *dt_out is the datatype (not retained).
+ */
+int comm_api_check_p2p(const char *func, struct comm_communicator *comm, const void *buf,
+                       int count, MPI_Datatype datatype, int rank, int tag, bool is_recv,
+                       struct comm_datatype **dt_out);
+
+/* Checks a datatype argument: valid and committed. */
+int comm_api_check_datatype(const char *func, struct comm_communicator *comm,
+                            MPI_Datatype datatype, struct comm_datatype **dt_out);
+
+/* Raises the error a completed request carries, on its communicator; MPI_SUCCESS if none. */
+int comm_api_request_error(const char *func, struct comm_request *req);
 
 #endif

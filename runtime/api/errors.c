@@ -136,9 +136,16 @@ int comm_api_error(struct comm_communicator *comm, int code, const char *fmt, ..
         comm = comm_communicator_lookup(MPI_COMM_WORLD);
     }
     if (comm != NULL && comm_runtime_state() == COMM_RUNTIME_RUNNING) {
-        handler = comm->errhandler;
+        handler = comm->errhandler->kind;
     }
     if (handler == COMM_ERRHANDLER_RETURN) {
+        return code;
+    }
+    if (handler == COMM_ERRHANDLER_USER) {
+        MPI_Comm handle = comm->handle;
+        int c = code;
+
+        comm->errhandler->fn(&handle, &c);
         return code;
     }
     va_start(ap, fmt);
@@ -223,19 +230,20 @@ COMM_API_ALIAS(MPI_Error_string);
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     struct comm_communicator *c;
+    struct comm_errhandler *eh;
     int err = comm_api_enter_comm("MPI_Comm_set_errhandler", comm, &c);
 
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (errhandler == MPI_ERRORS_ARE_FATAL) {
-        c->errhandler = COMM_ERRHANDLER_FATAL;
-    } else if (errhandler == MPI_ERRORS_RETURN) {
-        c->errhandler = COMM_ERRHANDLER_RETURN;
-    } else {
+    eh = comm_errhandler_lookup(errhandler);
+    if (eh == NULL) {
         return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler: invalid error handler "
                               "%#lx", (unsigned long)(uintptr_t)errhandler);
     }
+    comm_errhandler_retain(eh);
+    comm_errhandler_release(c->errhandler);
+    c->errhandler = eh;
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_set_errhandler);
@@ -251,8 +259,63 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     if (errhandler == NULL) {
         return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler: errhandler is NULL");
     }
-    *errhandler = c->errhandler == COMM_ERRHANDLER_RETURN ? MPI_ERRORS_RETURN
-                                                          : MPI_ERRORS_ARE_FATAL;
+    /* The caller gets a reference of its own, to free with MPI_Errhandler_free. */
+    comm_errhandler_retain(c->errhandler);
+    *errhandler = comm_errhandler_handle(c->errhandler);
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_get_errhandler);
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                MPI_Errhandler *errhandler)
+{
+    struct comm_errhandler *eh;
+    int err = comm_api_check_running("MPI_Comm_create_errhandler");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (comm_errhandler_fn == NULL || errhandler == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler: %s is NULL",
+                              errhandler == NULL ? "errhandler" : "the function");
+    }
+    eh = comm_errhandler_create(comm_errhandler_fn);
+    if (eh == NULL) {
+        return comm_api_error(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler: out of memory");
+    }
+    *errhandler = comm_errhandler_handle(eh);
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_create_errhandler);
+
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    struct comm_communicator *c;
+    int err = comm_api_enter_comm("MPI_Comm_call_errhandler", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    comm_api_error(c, errorcode, "MPI_Comm_call_errhandler: error code %d raised by the "
+                   "application", errorcode);
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_call_errhandler);
+
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    struct comm_errhandler *eh;
+    int err = comm_api_check_running("MPI_Errhandler_free");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    eh = errhandler ? comm_errhandler_lookup(*errhandler) : NULL;
+    if (eh == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Errhandler_free: invalid error handler");
+    }
+    comm_errhandler_release(eh);
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Errhandler_free);

@@ -16,7 +16,6 @@ static const int init_max_thread_level = MPI_THREAD_SERIALIZED;
 
 static int init_common(const char *func, int required, int *provided)
 {
-    const struct comm_pmix_job *job;
     int level, rc;
 
     if (comm_runtime_state() != COMM_RUNTIME_NOT_STARTED) {
@@ -36,8 +35,6 @@ static int init_common(const char *func, int required, int *provided)
         return comm_api_error(NULL, comm_api_code_of_status(rc), "%s: cannot start: %s", func,
                               comm_strerror(rc));
     }
-    job = comm_runtime_job();
-    comm_communicator_init_predefined((int)job->rank, (int)job->size);
     if (provided != NULL) {
         *provided = level;
     }

@@ -60,12 +60,135 @@ typedef struct MPI_Status {
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x121)
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)0x122)
 
+/* Predefined datatypes (0x200 to 0x2ff). */
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0x200)
+#define MPI_CHAR ((MPI_Datatype)0x201)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)0x202)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)0x203)
+#define MPI_BYTE ((MPI_Datatype)0x204)
+#define MPI_WCHAR ((MPI_Datatype)0x205)
+#define MPI_SHORT ((MPI_Datatype)0x206)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)0x207)
+#define MPI_INT ((MPI_Datatype)0x208)
+#define MPI_UNSIGNED ((MPI_Datatype)0x209)
+#define MPI_LONG ((MPI_Datatype)0x20a)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)0x20b)
+#define MPI_LONG_LONG_INT ((MPI_Datatype)0x20c)
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x20d)
+#define MPI_FLOAT ((MPI_Datatype)0x20e)
+#define MPI_DOUBLE ((MPI_Datatype)0x20f)
+#define MPI_LONG_DOUBLE ((MPI_Datatype)0x210)
+#define MPI_C_BOOL ((MPI_Datatype)0x211)
+#define MPI_INT8_T ((MPI_Datatype)0x212)
+#define MPI_INT16_T ((MPI_Datatype)0x213)
+#define MPI_INT32_T ((MPI_Datatype)0x214)
+#define MPI_INT64_T ((MPI_Datatype)0x215)
+#define MPI_UINT8_T ((MPI_Datatype)0x216)
+#define MPI_UINT16_T ((MPI_Datatype)0x217)
+#define MPI_UINT32_T ((MPI_Datatype)0x218)
+#define MPI_UINT64_T ((MPI_Datatype)0x219)
+#define MPI_AINT ((MPI_Datatype)0x21a)
+#define MPI_COUNT ((MPI_Datatype)0x21b)
+#define MPI_OFFSET ((MPI_Datatype)0x21c)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)0x21d)
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)0x21e)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x21f)
+#define MPI_PACKED ((MPI_Datatype)0x220)
+#define MPI_FLOAT_INT ((MPI_Datatype)0x221)
+#define MPI_DOUBLE_INT ((MPI_Datatype)0x222)
+#define MPI_LONG_INT ((MPI_Datatype)0x223)
+#define MPI_2INT ((MPI_Datatype)0x224)
+#define MPI_SHORT_INT ((MPI_Datatype)0x225)
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x226)
+#define MPI_CHARACTER ((MPI_Datatype)0x227)
+#define MPI_INTEGER ((MPI_Datatype)0x228)
+#define MPI_REAL ((MPI_Datatype)0x229)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)0x22a)
+#define MPI_LOGICAL ((MPI_Datatype)0x22b)
+#define MPI_COMPLEX ((MPI_Datatype)0x22c)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)0x22d)
+#define MPI_2INTEGER ((MPI_Datatype)0x22e)
+#define MPI_2REAL ((MPI_Datatype)0x22f)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)0x230)
+#define MPI_INTEGER1 ((MPI_Datatype)0x231)
+#define MPI_INTEGER2 ((MPI_Datatype)0x232)
+#define MPI_INTEGER4 ((MPI_Datatype)0x233)
+#define MPI_INTEGER8 ((MPI_Datatype)0x234)
+#define MPI_REAL4 ((MPI_Datatype)0x235)
+#define MPI_REAL8 ((MPI_Datatype)0x236)
+#define MPI_REAL16 ((MPI_Datatype)0x237)
+#define MPI_COMPLEX8 ((MPI_Datatype)0x238)
+#define MPI_COMPLEX16 ((MPI_Datatype)0x239)
+#define MPI_COMPLEX32 ((MPI_Datatype)0x23a)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+
+#define MPI_REQUEST_NULL ((MPI_Request)0x180)
+#define MPI_MESSAGE_NULL ((MPI_Message)0x190)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x191)
+#define MPI_GROUP_NULL ((MPI_Group)0x108)
+#define MPI_GROUP_EMPTY ((MPI_Group)0x109)
+#define MPI_INFO_NULL ((MPI_Info)0x110)
+#define MPI_OP_NULL ((MPI_Op)0x140)
+
+#define MPI_STATUS_IGNORE ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+#define MPI_BOTTOM ((void *)0)
+#define MPI_IN_PLACE ((void *)-1)
+#define MPI_UNWEIGHTED ((int *)2)
+#define MPI_ERRCODES_IGNORE ((int *)0)
+
+/* Space MPI_Bsend needs in the attached buffer besides the packed message. */
+#define MPI_BSEND_OVERHEAD 96
+
+/* Predefined attribute keys. */
+enum {
+    MPI_TAG_UB = 0x1001,
+    MPI_HOST = 0x1002,
+    MPI_IO = 0x1003,
+    MPI_WTIME_IS_GLOBAL = 0x1004,
+    MPI_UNIVERSE_SIZE = 0x1005,
+    MPI_APPNUM = 0x1006,
+    MPI_LASTUSEDCODE = 0x1007,
+};
+
+/* Datatype constructors: combiners, array orders, distributions. */
+enum {
+    MPI_COMBINER_NAMED = 1,
+    MPI_COMBINER_DUP,
+    MPI_COMBINER_CONTIGUOUS,
+    MPI_COMBINER_VECTOR,
+    MPI_COMBINER_HVECTOR,
+    MPI_COMBINER_INDEXED,
+    MPI_COMBINER_HINDEXED,
+    MPI_COMBINER_INDEXED_BLOCK,
+    MPI_COMBINER_HINDEXED_BLOCK,
+    MPI_COMBINER_STRUCT,
+    MPI_COMBINER_SUBARRAY,
+    MPI_COMBINER_DARRAY,
+    MPI_COMBINER_F90_REAL,
+    MPI_COMBINER_F90_COMPLEX,
+    MPI_COMBINER_F90_INTEGER,
+    MPI_COMBINER_RESIZED,
+};
+enum { MPI_ORDER_C = 56, MPI_ORDER_FORTRAN = 57 };
+enum {
+    MPI_DISTRIBUTE_BLOCK = 121,
+    MPI_DISTRIBUTE_CYCLIC = 122,
+    MPI_DISTRIBUTE_NONE = 123,
+};
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* Error handler functions. */
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
+
 /* Special values. */
 #define MPI_PROC_NULL (-1)
 #define MPI_ANY_SOURCE (-2)
 #define MPI_ROOT (-3)
 #define MPI_ANY_TAG (-1)
 #define MPI_UNDEFINED (-32766)
+#define MPI_KEYVAL_INVALID (-1)
 
 /* Limits. */
 #define MPI_MAX_PROCESSOR_NAME 256
@@ -191,6 +314,285 @@ COMM_MPI_API int MPI_Comm_rank(MPI_Comm comm, int *rank);
 COMM_MPI_API int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 COMM_MPI_API int MPI_Comm_size(MPI_Comm comm, int *size);
 COMM_MPI_API int PMPI_Comm_size(MPI_Comm comm, int *size);
+
+/* Point-to-point. */
+COMM_MPI_API int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm);
+COMM_MPI_API int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm);
+COMM_MPI_API int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm);
+COMM_MPI_API int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm);
+COMM_MPI_API int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm);
+COMM_MPI_API int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm);
+COMM_MPI_API int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm);
+COMM_MPI_API int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm);
+COMM_MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Status *status);
+COMM_MPI_API int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                           MPI_Comm comm, MPI_Status *status);
+COMM_MPI_API int MPI_Buffer_attach(void *buffer, int size);
+COMM_MPI_API int PMPI_Buffer_attach(void *buffer, int size);
+COMM_MPI_API int MPI_Buffer_detach(void *buffer_addr, int *size);
+COMM_MPI_API int PMPI_Buffer_detach(void *buffer_addr, int *size);
+COMM_MPI_API int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                           MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                            MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                              int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                              int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+COMM_MPI_API int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                               int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                               int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+COMM_MPI_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                                      int sendtag, int source, int recvtag, MPI_Comm comm,
+                                      MPI_Status *status);
+COMM_MPI_API int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                                       int sendtag, int source, int recvtag, MPI_Comm comm,
+                                       MPI_Status *status);
+COMM_MPI_API int MPI_Wait(MPI_Request *request, MPI_Status *status);
+COMM_MPI_API int PMPI_Wait(MPI_Request *request, MPI_Status *status);
+COMM_MPI_API int MPI_Waitall(int count, MPI_Request array_of_requests[],
+                             MPI_Status array_of_statuses[]);
+COMM_MPI_API int PMPI_Waitall(int count, MPI_Request array_of_requests[],
+                              MPI_Status array_of_statuses[]);
+COMM_MPI_API int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index,
+                             MPI_Status *status);
+COMM_MPI_API int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index,
+                              MPI_Status *status);
+COMM_MPI_API int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                              int array_of_indices[], MPI_Status array_of_statuses[]);
+COMM_MPI_API int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                               int array_of_indices[], MPI_Status array_of_statuses[]);
+COMM_MPI_API int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+COMM_MPI_API int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+COMM_MPI_API int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                             MPI_Status array_of_statuses[]);
+COMM_MPI_API int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                              MPI_Status array_of_statuses[]);
+COMM_MPI_API int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                             MPI_Status *status);
+COMM_MPI_API int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                              MPI_Status *status);
+COMM_MPI_API int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                              int array_of_indices[], MPI_Status array_of_statuses[]);
+COMM_MPI_API int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                               int array_of_indices[], MPI_Status array_of_statuses[]);
+COMM_MPI_API int MPI_Request_free(MPI_Request *request);
+COMM_MPI_API int PMPI_Request_free(MPI_Request *request);
+COMM_MPI_API int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+COMM_MPI_API int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+COMM_MPI_API int MPI_Cancel(MPI_Request *request);
+COMM_MPI_API int PMPI_Cancel(MPI_Request *request);
+COMM_MPI_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+COMM_MPI_API int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+COMM_MPI_API int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+COMM_MPI_API int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+COMM_MPI_API int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+                            MPI_Status *status);
+COMM_MPI_API int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+                             MPI_Status *status);
+COMM_MPI_API int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                             MPI_Status *status);
+COMM_MPI_API int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                              MPI_Status *status);
+COMM_MPI_API int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                           MPI_Status *status);
+COMM_MPI_API int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                            MPI_Status *status);
+COMM_MPI_API int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                            MPI_Request *request);
+COMM_MPI_API int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                             MPI_Request *request);
+COMM_MPI_API int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+COMM_MPI_API int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+COMM_MPI_API int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+COMM_MPI_API int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+COMM_MPI_API int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
+                                    MPI_Count *count);
+COMM_MPI_API int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
+                                     MPI_Count *count);
+COMM_MPI_API int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+COMM_MPI_API int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+COMM_MPI_API int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
+                                           MPI_Count count);
+COMM_MPI_API int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
+                                            MPI_Count count);
+COMM_MPI_API int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+COMM_MPI_API int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
+COMM_MPI_API int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+COMM_MPI_API int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
+COMM_MPI_API int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest,
+                                int tag, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
+                                int tag, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
+                                 int tag, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
+                                int tag, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
+                                 int tag, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
+                                int tag, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
+                                 int tag, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                               MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                                MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Start(MPI_Request *request);
+COMM_MPI_API int PMPI_Start(MPI_Request *request);
+COMM_MPI_API int MPI_Startall(int count, MPI_Request array_of_requests[]);
+COMM_MPI_API int PMPI_Startall(int count, MPI_Request array_of_requests[]);
+COMM_MPI_API int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+COMM_MPI_API int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+
+/* Error handlers. */
+COMM_MPI_API int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                            MPI_Errhandler *errhandler);
+COMM_MPI_API int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                             MPI_Errhandler *errhandler);
+COMM_MPI_API int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+COMM_MPI_API int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+COMM_MPI_API int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+COMM_MPI_API int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
+
+/* Datatypes. */
+COMM_MPI_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                                          MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_indexed(int count, const int array_of_blocklengths[],
+                                  const int array_of_displacements[], MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
+                                   const int array_of_displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                                          const MPI_Aint array_of_displacements[],
+                                          MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                                           const MPI_Aint array_of_displacements[],
+                                           MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_create_indexed_block(int count, int blocklength,
+                                               const int array_of_displacements[],
+                                               MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_indexed_block(int count, int blocklength,
+                                                const int array_of_displacements[],
+                                                MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                                const MPI_Aint array_of_displacements[],
+                                                MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_hindexed_block(int count, int blocklength,
+                                                 const MPI_Aint array_of_displacements[],
+                                                 MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                                        const MPI_Aint array_of_displacements[],
+                                        const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                                         const MPI_Aint array_of_displacements[],
+                                         const MPI_Datatype array_of_types[],
+                                         MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                                          const int array_of_subsizes[],
+                                          const int array_of_starts[], int order,
+                                          MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                                           const int array_of_subsizes[],
+                                           const int array_of_starts[], int order,
+                                           MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                        const int array_of_distribs[], const int array_of_dargs[],
+                                        const int array_of_psizes[], int order,
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                         const int array_of_distribs[], const int array_of_dargs[],
+                                         const int array_of_psizes[], int order,
+                                         MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                         MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                          MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_commit(MPI_Datatype *datatype);
+COMM_MPI_API int PMPI_Type_commit(MPI_Datatype *datatype);
+COMM_MPI_API int MPI_Type_free(MPI_Datatype *datatype);
+COMM_MPI_API int PMPI_Type_free(MPI_Datatype *datatype);
+COMM_MPI_API int MPI_Type_size(MPI_Datatype datatype, int *size);
+COMM_MPI_API int PMPI_Type_size(MPI_Datatype datatype, int *size);
+COMM_MPI_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+COMM_MPI_API int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+COMM_MPI_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+COMM_MPI_API int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+COMM_MPI_API int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+COMM_MPI_API int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+COMM_MPI_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+                                          MPI_Aint *true_extent);
+COMM_MPI_API int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+                                           MPI_Aint *true_extent);
+COMM_MPI_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                            MPI_Count *true_extent);
+COMM_MPI_API int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                             MPI_Count *true_extent);
+COMM_MPI_API int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                       int *num_datatypes, int *combiner);
+COMM_MPI_API int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
+                                        int *num_addresses, int *num_datatypes, int *combiner);
+COMM_MPI_API int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                                       int max_datatypes, int array_of_integers[],
+                                       MPI_Aint array_of_addresses[],
+                                       MPI_Datatype array_of_datatypes[]);
+COMM_MPI_API int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                                        int max_datatypes, int array_of_integers[],
+                                        MPI_Aint array_of_addresses[],
+                                        MPI_Datatype array_of_datatypes[]);
+COMM_MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                          int outsize, int *position, MPI_Comm comm);
+COMM_MPI_API int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                           int outsize, int *position, MPI_Comm comm);
+COMM_MPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+                            int outcount, MPI_Datatype datatype, MPI_Comm comm);
+COMM_MPI_API int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+                             int outcount, MPI_Datatype datatype, MPI_Comm comm);
+COMM_MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+COMM_MPI_API int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+COMM_MPI_API int MPI_Get_address(const void *location, MPI_Aint *address);
+COMM_MPI_API int PMPI_Get_address(const void *location, MPI_Aint *address);
+COMM_MPI_API MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+COMM_MPI_API MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+COMM_MPI_API MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+COMM_MPI_API MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 
 #ifdef __cplusplus
 }

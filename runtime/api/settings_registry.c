@@ -7,8 +7,10 @@
  */
 #include "config.h"
 
+#include "btl/btl.h"
 #include "runtime/api/api.h"
 #include "runtime/log.h"
+#include "runtime/p2p.h"
 
 /* Read-only variables comm-run gives every rank, so that scripts need no MPI call. */
 static const struct comm_setting provided_settings[] = {
@@ -65,6 +67,9 @@ static const struct comm_setting_table tool_table = {
 
 const struct comm_setting_table *const comm_settings_tables[] = {
     &comm_log_settings,
+    &comm_progress_settings,
+    &comm_btl_settings,
+    &comm_btl_shm_settings,
     &provided_table,
     &tool_table,
 };

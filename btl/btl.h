@@ -1,0 +1,162 @@
+/*
+ * btl.h - the contract of a byte-transfer layer (btl): how bytes reach another process.
+ *
+ * Layer: btl, below the runtime core.  A btl knows nothing of MPI: no tags, communicators,
+ * datatypes or requests.  It moves opaque fragments (the runtime's header and payload) to a
+ * peer, in order, and reads a peer's memory for the runtime's single-copy protocols.
+ *
+ * Life cycle (driven by btl/btl.c for every btl in the registry):
+ *   open        at MPI_Init, before the address-exchange fence: allocate what the btl needs
+ *               and publish its address with comm_pmix_put; may decline (COMM_ERR_NOT_FOUND)
+ *   connect     after the fence, once per peer this btl may serve: reads the peer's address
+ *               and fills an endpoint, or declines (COMM_ERR_UNREACHABLE)
+ *   send/get    while running; progress polls for incoming fragments
+ *   close       at MPI_Finalize, after the last fence
+ *
+ * Selection: for each peer, btl/btl.c offers the peer to the btls in registry order; the first
+ * whose `reaches` accepts it serves that peer for the whole job.  Locality comes from the job
+ * map (same host or not), never from what a transport can connect to.  COMM_BTL chooses which
+ * btls may be used ("self,shm") or which may not ("^shm").
+ *
+ * Receiving: a btl hands every complete fragment to the runtime's receive function, given at
+ * open, during its progress call.  The bytes are valid only during that call.
+ *
+ * Sending: `reserve` gives the runtime a slot of up to `max_fragment` bytes to fill in place,
+ * and `commit` hands it to the peer (one reservation at a time per endpoint); `send` is the
+ * same for a fragment already in memory.
+ * COMM_AGAIN means "no room now": the runtime retries after progress.  Fragments to one peer
+ * arrive in the order they were committed.
+ *
+ * Ownership and threads: a module and its endpoints belong to the btl; the runtime calls every
+ * operation from the thread that holds the progress lock (one thread at a time).
+ *
+ * Each btl fills one constant `struct comm_btl_ops` by field name; fields are only ever
+ * appended.  No operation is NULL: what a btl cannot do points at the stubs of btl_stubs.c.
+ */
+#ifndef COMM_BTL_H
+#define COMM_BTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "runtime/config_table.h"
+
+struct comm_btl_module;
+struct comm_btl_endpoint;
+
+/* What the runtime knows of a peer when it asks a btl to connect. */
+struct comm_btl_peer {
+    long rank;       /* in MPI_COMM_WORLD */
+    bool same_host;  /* from the job map */
+    bool is_self;
+    long local_rank; /* among the job's ranks on this host, when same_host */
+};
+
+/* What the btl layer knows of this process. */
+struct comm_btl_self_info {
+    const char *nspace; /* the job, for naming shared resources */
+    long rank;
+    long size;
+    long local_rank;
+    long local_size;
+    const long *local_peers; /* world ranks on this host, by local rank */
+};
+
+/* The runtime's receive function: one complete fragment from world rank PEER. */
+typedef void (*comm_btl_recv_fn)(long peer, const void *data, size_t len);
+
+typedef int (*comm_btl_open_fn)(const struct comm_btl_self_info *self, comm_btl_recv_fn recv,
+                                struct comm_btl_module **module_out);
+typedef bool (*comm_btl_reaches_fn)(struct comm_btl_module *module,
+                                    const struct comm_btl_peer *peer);
+typedef int (*comm_btl_connect_fn)(struct comm_btl_module *module,
+                                   const struct comm_btl_peer *peer,
+                                   struct comm_btl_endpoint **endpoint_out);
+typedef int (*comm_btl_reserve_fn)(struct comm_btl_endpoint *ep, size_t len, void **slot_out);
+typedef int (*comm_btl_commit_fn)(struct comm_btl_endpoint *ep, void *slot, size_t len);
+typedef int (*comm_btl_send_fn)(struct comm_btl_endpoint *ep, const void *hdr, size_t hdr_len,
+                                const void *data, size_t data_len);
+/*
+ * Reads LEN bytes at the peer's address REMOTE (with REMOTE_KEY, from the peer's registration)
+ * into the local iovec.  Returns COMM_OK when all was read, COMM_ERR_NOT_SUPPORTED when the
+ * btl cannot read peer memory (the runtime then copies through fragments), or another
+ * negative status.
+ */
+typedef int (*comm_btl_get_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
+                               size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len);
+/* Makes [ptr, ptr+len) readable by peers; the key travels with the address. */
+typedef int (*comm_btl_register_fn)(struct comm_btl_module *module, void *ptr, size_t len,
+                                    uint64_t *key_out);
+typedef int (*comm_btl_deregister_fn)(struct comm_btl_module *module, uint64_t key);
+/* Every peer of the job has connected (after a fence): what was kept only so that peers could
+ * connect may go (shm unlinks its segment's name). */
+typedef void (*comm_btl_wired_fn)(struct comm_btl_module *module);
+/* Delivers what has arrived; returns how many fragments were delivered (>= 0) or a status. */
+typedef int (*comm_btl_progress_fn)(struct comm_btl_module *module);
+typedef void (*comm_btl_close_fn)(struct comm_btl_module *module);
+
+struct comm_btl_ops {
+    size_t size; /* sizeof(struct comm_btl_ops) the btl was built with */
+    const char *name;
+    int exclusivity; /* higher wins when two btls reach a peer */
+    comm_btl_open_fn open;
+    comm_btl_reaches_fn reaches;
+    comm_btl_connect_fn connect;
+    comm_btl_reserve_fn reserve;
+    comm_btl_commit_fn commit;
+    comm_btl_send_fn send;
+    comm_btl_get_fn get;
+    comm_btl_register_fn register_mem;
+    comm_btl_deregister_fn deregister_mem;
+    comm_btl_progress_fn progress;
+    comm_btl_close_fn close;
+    comm_btl_wired_fn wired;
+};
+
+/* The common head of every module; a btl embeds it first in its own module struct. */
+struct comm_btl_module {
+    const struct comm_btl_ops *ops;
+    size_t max_fragment; /* largest fragment (header included) reserve/send accept */
+    size_t eager_limit;  /* the runtime sends payloads up to this size eagerly */
+};
+
+/* The common head of every endpoint. */
+struct comm_btl_endpoint {
+    struct comm_btl_module *module;
+    long peer;
+};
+
+/* ---- btl/btl.c: the registry and what the runtime calls -------------------------------- */
+
+extern const struct comm_setting_table comm_btl_settings;
+
+/* The settings of each btl that has some, for the settings registry. */
+extern const struct comm_setting_table comm_btl_shm_settings;
+
+/*
+ * Opens every btl allowed by COMM_BTL.  Returns COMM_OK, COMM_ERR_BAD_PARAM for a COMM_BTL
+ * that names an unknown btl (logged with the known names), or the first fatal btl failure.
+ */
+int comm_btl_open_all(const struct comm_btl_self_info *self, comm_btl_recv_fn recv);
+
+/* Chooses and connects the btl that serves PEER (after the address fence).  Returns
+ * COMM_ERR_UNREACHABLE, logged naming the rank, when no open btl reaches it. */
+int comm_btl_connect_peer(const struct comm_btl_peer *peer,
+                          struct comm_btl_endpoint **endpoint_out);
+
+/* Polls every open btl once; returns the number of fragments delivered. */
+int comm_btl_progress_all(void);
+
+/* Tells every btl that all peers are connected (after the fence that follows connecting). */
+void comm_btl_wired_all(void);
+
+/* Closes every open btl. */
+void comm_btl_close_all(void);
+
+/* Names of the btls in the registry, comma separated (for messages and comm-info). */
+const char *comm_btl_names(void);
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * btl_stubs.h - what a btl points at for an operation it does not provide.
+ *
+ * Layer: btl.  Each stub has the exact signature of the operation it replaces and returns
+ * COMM_ERR_NOT_SUPPORTED, so no operation of a btl table is ever NULL.
+ */
+#ifndef COMM_BTL_STUBS_H
+#define COMM_BTL_STUBS_H
+
+#include "btl/btl.h"
+
+int comm_btl_stub_reserve(struct comm_btl_endpoint *ep, size_t len, void **slot_out);
+int comm_btl_stub_commit(struct comm_btl_endpoint *ep, void *slot, size_t len);
+int comm_btl_stub_send(struct comm_btl_endpoint *ep, const void *hdr, size_t hdr_len,
+                       const void *data, size_t data_len);
+int comm_btl_stub_get(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
+                      uint64_t remote, uint64_t remote_key, size_t len);
+int comm_btl_stub_register(struct comm_btl_module *module, void *ptr, size_t len,
+                           uint64_t *key_out);
+int comm_btl_stub_deregister(struct comm_btl_module *module, uint64_t key);
+
+#endif

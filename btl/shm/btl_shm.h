@@ -1,0 +1,105 @@
+/*
+ * btl_shm.h - the shared-memory transport inside a host: internal structures.
+ *
+ * Layer: btl/shm.  Private to the files of btl/shm.
+ *
+ * Every rank owns one segment, /dev/shm/<job>.shm.<rank>, created 0600 before the address
+ * fence and unlinked by its owner once every local peer has mapped it (a second fence), so a
+ * crash leaves at most that one file, which the launcher removes.  The segment holds one ring
+ * per local peer: ring i carries fragments from local rank i to the owner.
+ *
+ * A ring is a single-producer single-consumer array of cells.  Each cell starts with a
+ * sequence word: cell k of lap L is free for the sender when seq == L*ncells + k, full for the
+ * receiver when seq == that + 1, and the receiver frees it by storing the next lap's value.
+ * No shared head or tail: a small fragment costs one cache line moving from sender to receiver
+ * and back.  Each side keeps its own counter in private memory.
+ *
+ * Large messages are read by the receiver straight from the sender's memory with
+ * process_vm_readv (CMA), one copy.  When CMA is refused (or COMM_SHM_CMA=0), the runtime
+ * copies them through the rings in fragments instead.
+ */
+#ifndef COMM_BTL_SHM_H
+#define COMM_BTL_SHM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "btl/btl.h"
+
+enum {
+    BTL_SHM_MAGIC = 0x636f6d6d73686d31, /* "commshm1" */
+    BTL_SHM_CELL_HEADER = 16,
+    BTL_SHM_CACHE_LINE = 64,
+};
+
+/* One cell: the sequence word, the fragment's length, then the fragment. */
+struct btl_shm_cell {
+    _Atomic uint64_t seq;
+    uint32_t len;
+    uint32_t pad;
+    char data[];
+};
+
+struct btl_shm_segment_header {
+    uint64_t magic;
+    uint64_t owner_pid;
+    uint64_t owner_addr; /* where the owner mapped this segment (a probe target for CMA) */
+    uint64_t nrings;
+    uint64_t ncells;
+    uint64_t cell_size; /* bytes per cell, header included, a multiple of the cache line */
+    uint64_t ring_offset; /* of ring 0 */
+};
+
+/* A peer served by shm: the ring we write into (in its segment) and our counter. */
+struct btl_shm_endpoint {
+    struct comm_btl_endpoint base;
+    char *ring;     /* the ring for us in the peer's segment */
+    uint64_t tail;  /* next cell to fill; private */
+    pid_t pid;
+    bool cma;       /* process_vm_readv works on this peer */
+    void *mapping;  /* the peer's whole segment */
+    size_t mapping_len;
+};
+
+struct btl_shm_module {
+    struct comm_btl_module base;
+    comm_btl_recv_fn recv;
+    char nspace[256];       /* the job: segments are named after it */
+    char name[320];         /* /dev/shm name of our segment */
+    bool unlinked;
+    struct btl_shm_segment_header *segment;
+    size_t segment_len;
+    uint64_t ncells;
+    uint64_t cell_size;
+    long local_size;
+    long my_local;
+    const long *local_peers;      /* world rank of each local rank */
+    uint64_t *heads;              /* next cell to read, per incoming ring; private */
+    struct btl_shm_endpoint **eps; /* by local rank */
+    bool cma_allowed;             /* COMM_SHM_CMA */
+    bool cma_warned;
+};
+
+extern const struct comm_btl_ops comm_btl_shm;
+extern const struct comm_setting_table comm_btl_shm_settings;
+
+/* The ring carrying fragments from local rank SENDER into SEGMENT. */
+char *comm_btl_shm_ring(struct btl_shm_segment_header *segment, long sender);
+
+/* The cell of a ring for counter value N. */
+struct btl_shm_cell *comm_btl_shm_cell(char *ring, uint64_t ncells, uint64_t cell_size,
+                                       uint64_t n);
+
+int comm_btl_shm_reserve(struct comm_btl_endpoint *ep, size_t len, void **slot_out);
+int comm_btl_shm_commit(struct comm_btl_endpoint *ep, void *slot, size_t len);
+int comm_btl_shm_send(struct comm_btl_endpoint *ep, const void *hdr, size_t hdr_len,
+                      const void *data, size_t data_len);
+int comm_btl_shm_get(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
+                     uint64_t remote, uint64_t remote_key, size_t len);
+bool comm_btl_shm_probe_cma(struct btl_shm_endpoint *ep);
+int comm_btl_shm_progress(struct comm_btl_module *module);
+
+#endif

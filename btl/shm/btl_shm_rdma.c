@@ -1,0 +1,104 @@
+/*
+ * btl_shm_rdma.c - reading a peer's memory with process_vm_readv (CMA): the single copy of
+ * large messages inside a host.
+ *
+ * Layer: btl/shm.  Must not: retry forever; a refusal turns CMA off for that peer and the
+ * runtime falls back to copying through the rings.
+ */
+#include "config.h"
+
+#include "btl/shm/btl_shm.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#ifndef IOV_MAX
+#define IOV_MAX 1024
+#endif
+
+bool comm_btl_shm_probe_cma(struct btl_shm_endpoint *ep)
+{
+    const struct btl_shm_segment_header *h = ep->mapping;
+    uint64_t magic = 0;
+    struct iovec local = {&magic, sizeof(magic)};
+    struct iovec remote = {(void *)(uintptr_t)h->owner_addr, sizeof(magic)};
+
+    return process_vm_readv(ep->pid, &local, 1, &remote, 1, 0) == (ssize_t)sizeof(magic) &&
+           magic == (uint64_t)BTL_SHM_MAGIC;
+}
+
+int comm_btl_shm_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
+                     uint64_t remote, uint64_t remote_key, size_t len)
+{
+    struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
+    struct iovec chunk[IOV_MAX];
+    size_t li = 0, loff = 0;
+
+    (void)remote_key;
+    if (!ep->cma) {
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    while (len > 0) {
+        size_t n = 0, want = 0;
+        struct iovec r;
+        ssize_t got;
+
+        /* The next run of local pieces, at most IOV_MAX of them. */
+        for (size_t i = li, off = loff; i < nlocal && n < IOV_MAX && want < len; i++, off = 0) {
+            size_t piece = local[i].iov_len - off;
+
+            if (piece > len - want) {
+                piece = len - want;
+            }
+            chunk[n].iov_base = (char *)local[i].iov_base + off;
+            chunk[n].iov_len = piece;
+            want += piece;
+            n++;
+        }
+        if (n == 0) {
+            return COMM_ERR_BAD_PARAM; /* the local side is smaller than LEN */
+        }
+        r.iov_base = (void *)(uintptr_t)remote;
+        r.iov_len = want;
+        got = process_vm_readv(ep->pid, chunk, (unsigned long)n, &r, 1, 0);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno == EPERM || errno == ENOSYS) {
+                comm_log_info("btl_shm", "process_vm_readv from rank %ld refused (%s): large "
+                              "messages to it are copied through the rings", base->peer,
+                              strerror(errno));
+                ep->cma = false;
+                return COMM_ERR_NOT_SUPPORTED;
+            }
+            comm_log_error("btl_shm", "process_vm_readv from rank %ld failed: %s", base->peer,
+                           strerror(errno));
+            return COMM_ERR_SYSTEM;
+        }
+        if (got == 0) {
+            comm_log_error("btl_shm", "process_vm_readv from rank %ld read nothing", base->peer);
+            return COMM_ERR_SYSTEM;
+        }
+        remote += (uint64_t)got;
+        len -= (size_t)got;
+        /* Advance the local position by what was read. */
+        for (size_t adv = (size_t)got; adv > 0;) {
+            size_t rest = local[li].iov_len - loff;
+
+            if (adv < rest) {
+                loff += adv;
+                adv = 0;
+            } else {
+                adv -= rest;
+                li++;
+                loff = 0;
+            }
+        }
+    }
+    return COMM_OK;
+}

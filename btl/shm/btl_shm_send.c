@@ -1,0 +1,89 @@
+/*
+ * btl_shm_send.c - putting fragments into a peer's ring.
+ *
+ * Layer: btl/shm.  Hot path: no allocation, no system call, no lock.
+ */
+#include "config.h"
+
+#include "btl/shm/btl_shm.h"
+#include "runtime/error.h"
+
+#include <string.h>
+
+int comm_btl_shm_reserve(struct comm_btl_endpoint *base, size_t len, void **slot_out)
+{
+    struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
+    struct btl_shm_module *m = (struct btl_shm_module *)base->module;
+    struct btl_shm_cell *cell = comm_btl_shm_cell(ep->ring, m->ncells, m->cell_size, ep->tail);
+    uint64_t lap = ep->tail / m->ncells;
+
+    if (len > m->base.max_fragment) {
+        return COMM_ERR_BAD_PARAM;
+    }
+    /* Free for this lap when the receiver has released the previous lap's fragment. */
+    if (atomic_load_explicit(&cell->seq, memory_order_acquire) != 2 * lap) {
+        return COMM_AGAIN;
+    }
+    *slot_out = cell->data;
+    return COMM_OK;
+}
+
+int comm_btl_shm_commit(struct comm_btl_endpoint *base, void *slot, size_t len)
+{
+    struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
+    struct btl_shm_module *m = (struct btl_shm_module *)base->module;
+    struct btl_shm_cell *cell = (struct btl_shm_cell *)((char *)slot -
+                                                        offsetof(struct btl_shm_cell, data));
+    uint64_t lap = ep->tail / m->ncells;
+
+    cell->len = (uint32_t)len;
+    atomic_store_explicit(&cell->seq, 2 * lap + 1, memory_order_release);
+    ep->tail++;
+    return COMM_OK;
+}
+
+int comm_btl_shm_send(struct comm_btl_endpoint *base, const void *hdr, size_t hdr_len,
+                      const void *data, size_t data_len)
+{
+    void *slot;
+    int rc = comm_btl_shm_reserve(base, hdr_len + data_len, &slot);
+
+    if (rc != COMM_OK) {
+        return rc;
+    }
+    memcpy(slot, hdr, hdr_len);
+    if (data_len > 0) {
+        memcpy((char *)slot + hdr_len, data, data_len);
+    }
+    return comm_btl_shm_commit(base, slot, hdr_len + data_len);
+}
+
+int comm_btl_shm_progress(struct comm_btl_module *module)
+{
+    struct btl_shm_module *m = (struct btl_shm_module *)module;
+    int delivered = 0;
+
+    for (long s = 0; s < m->local_size; s++) {
+        char *ring;
+
+        if (s == m->my_local) {
+            continue;
+        }
+        ring = comm_btl_shm_ring(m->segment, s);
+        /* A bounded batch per ring, so one busy sender cannot starve the others. */
+        for (int batch = 0; batch < 16; batch++) {
+            uint64_t head = m->heads[s];
+            uint64_t lap = head / m->ncells;
+            struct btl_shm_cell *cell = comm_btl_shm_cell(ring, m->ncells, m->cell_size, head);
+
+            if (atomic_load_explicit(&cell->seq, memory_order_acquire) != 2 * lap + 1) {
+                break;
+            }
+            m->recv(m->local_peers[s], cell->data, cell->len);
+            atomic_store_explicit(&cell->seq, 2 * lap + 2, memory_order_release);
+            m->heads[s] = head + 1;
+            delivered++;
+        }
+    }
+    return delivered;
+}

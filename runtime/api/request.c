@@ -1,0 +1,451 @@
+/*
+ * request.c - completing requests: the Wait and Test families, MPI_Request_free,
+ * MPI_Request_get_status and MPI_Cancel.
+ *
+ * Layer: runtime API.
+ *
+ * A request that is MPI_REQUEST_NULL, or persistent and inactive, counts as complete with an
+ * empty status.  Completing a nonblocking request frees it and sets the handle to
+ * MPI_REQUEST_NULL; a persistent one becomes inactive.  Single-completion calls return the
+ * operation's error; multiple-completion calls return MPI_ERR_IN_STATUS and set each status's
+ * MPI_ERROR (MPI_ERR_PENDING for those not completed).
+ */
+#include "config.h"
+
+#include "runtime/api/api.h"
+#include "runtime/p2p.h"
+#include "runtime/request.h"
+
+#include <string.h>
+
+/* Whether REQ (possibly NULL) has nothing to wait for. */
+static bool request_is_idle(const struct comm_request *req)
+{
+    return req == NULL || (req->persistent && req->state == COMM_REQUEST_INACTIVE);
+}
+
+static void request_copy_status(MPI_Status *status, const struct comm_request *req)
+{
+    int keep;
+
+    if (status == MPI_STATUS_IGNORE) {
+        return;
+    }
+    keep = status->MPI_ERROR;
+    *status = req->status;
+    status->MPI_ERROR = keep;
+}
+
+static void request_empty_status(MPI_Status *status)
+{
+    int keep;
+
+    if (status == MPI_STATUS_IGNORE) {
+        return;
+    }
+    keep = status->MPI_ERROR;
+    comm_status_set_empty(status);
+    status->MPI_ERROR = keep;
+}
+
+/*
+ * Collects a completed request: copies its status, takes its error, frees it (or makes a
+ * persistent one inactive) and clears the handle.  Returns the MPI error code of the
+ * operation without raising it.
+ */
+static int request_collect(MPI_Request *handle, MPI_Status *status)
+{
+    struct comm_request *req = comm_request_lookup(*handle);
+    int error;
+
+    request_copy_status(status, req);
+    error = req->error;
+    if (req->persistent) {
+        req->state = COMM_REQUEST_INACTIVE;
+    } else {
+        comm_request_free(req);
+        *handle = MPI_REQUEST_NULL;
+    }
+    return error;
+}
+
+/* Raises the error of a completed request before collecting it. */
+static int request_finish(const char *func, MPI_Request *handle, MPI_Status *status)
+{
+    struct comm_request *req = comm_request_lookup(*handle);
+    int err = MPI_SUCCESS;
+
+    if (req->error != MPI_SUCCESS) {
+        /* Collect first: the user's handler may not return.  Raise with a copy. */
+        struct comm_request copy = *req;
+        request_collect(handle, status);
+        return comm_api_request_error(func, &copy);
+    }
+    request_collect(handle, status);
+    return err;
+}
+
+static int request_check_array(const char *func, int count, const MPI_Request *array)
+{
+    int err = comm_api_check_running(func);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (count < 0) {
+        return comm_api_error(NULL, MPI_ERR_COUNT, "%s: invalid count %d", func, count);
+    }
+    if (count > 0 && array == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "%s: array_of_requests is NULL", func);
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    struct comm_request *req;
+    int err = comm_api_check_running("MPI_Wait");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (request == NULL) {
+        return comm_api_error(NULL, MPI_ERR_REQUEST, "MPI_Wait: request is NULL");
+    }
+    req = comm_request_lookup(*request);
+    if (request_is_idle(req)) {
+        request_empty_status(status);
+        return MPI_SUCCESS;
+    }
+    comm_progress_until(&req->complete);
+    return request_finish("MPI_Wait", request, status);
+}
+COMM_API_ALIAS(MPI_Wait);
+
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    struct comm_request *req;
+    int err = comm_api_check_running("MPI_Test");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (request == NULL || flag == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Test: %s is NULL",
+                              request == NULL ? "request" : "flag");
+    }
+    req = comm_request_lookup(*request);
+    if (request_is_idle(req)) {
+        *flag = 1;
+        request_empty_status(status);
+        return MPI_SUCCESS;
+    }
+    if (!req->complete) {
+        comm_progress();
+    }
+    *flag = req->complete;
+    if (!req->complete) {
+        return MPI_SUCCESS;
+    }
+    return request_finish("MPI_Test", request, status);
+}
+COMM_API_ALIAS(MPI_Test);
+
+/* Completes every request of a completed array, filling statuses; MPI_ERR_IN_STATUS when an
+ * operation failed (raised on the first failing request's communicator). */
+static int request_collect_all(const char *func, int count, MPI_Request array[],
+                               MPI_Status statuses[])
+{
+    struct comm_request failed;
+    bool any_error = false;
+
+    for (int i = 0; i < count; i++) {
+        struct comm_request *req = comm_request_lookup(array[i]);
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        int error;
+
+        if (request_is_idle(req)) {
+            request_empty_status(st);
+            if (st != MPI_STATUS_IGNORE) {
+                st->MPI_ERROR = MPI_SUCCESS;
+            }
+            continue;
+        }
+        if (req->error != MPI_SUCCESS && !any_error) {
+            failed = *req;
+            any_error = true;
+        }
+        error = request_collect(&array[i], st);
+        if (st != MPI_STATUS_IGNORE) {
+            st->MPI_ERROR = error;
+        }
+    }
+    if (!any_error) {
+        return MPI_SUCCESS;
+    }
+    return comm_api_error(failed.comm, MPI_ERR_IN_STATUS, "%s: an operation failed: %s", func,
+                          failed.error == MPI_ERR_TRUNCATE ? "message truncated"
+                                                           : "see the statuses");
+}
+
+static bool request_all_complete(int count, MPI_Request array[])
+{
+    for (int i = 0; i < count; i++) {
+        struct comm_request *req = comm_request_lookup(array[i]);
+
+        if (!request_is_idle(req) && !req->complete) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    int err = request_check_array("MPI_Waitall", count, array_of_requests);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    for (int i = 0; i < count; i++) {
+        struct comm_request *req = comm_request_lookup(array_of_requests[i]);
+
+        if (!request_is_idle(req)) {
+            comm_progress_until(&req->complete);
+        }
+    }
+    return request_collect_all("MPI_Waitall", count, array_of_requests, array_of_statuses);
+}
+COMM_API_ALIAS(MPI_Waitall);
+
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status array_of_statuses[])
+{
+    int err = request_check_array("MPI_Testall", count, array_of_requests);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (flag == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Testall: flag is NULL");
+    }
+    if (!request_all_complete(count, array_of_requests)) {
+        comm_progress();
+    }
+    *flag = request_all_complete(count, array_of_requests);
+    if (!*flag) {
+        return MPI_SUCCESS;
+    }
+    return request_collect_all("MPI_Testall", count, array_of_requests, array_of_statuses);
+}
+COMM_API_ALIAS(MPI_Testall);
+
+/* The first completed active request, -1 if none; *all_idle when there is nothing active. */
+static int request_find_complete(int count, MPI_Request array[], bool *all_idle)
+{
+    *all_idle = true;
+    for (int i = 0; i < count; i++) {
+        struct comm_request *req = comm_request_lookup(array[i]);
+
+        if (request_is_idle(req)) {
+            continue;
+        }
+        *all_idle = false;
+        if (req->complete) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static int request_any(const char *func, int count, MPI_Request array[], int *index,
+                       int *flag, MPI_Status *status, bool wait)
+{
+    bool all_idle;
+    int i, err = request_check_array(func, count, array);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (index == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "%s: index is NULL", func);
+    }
+    i = request_find_complete(count, array, &all_idle);
+    while (i < 0 && !all_idle) {
+        comm_progress();
+        i = request_find_complete(count, array, &all_idle);
+        if (!wait) {
+            break;
+        }
+    }
+    if (all_idle) {
+        *index = MPI_UNDEFINED;
+        if (flag != NULL) {
+            *flag = 1;
+        }
+        request_empty_status(status);
+        return MPI_SUCCESS;
+    }
+    if (flag != NULL) {
+        *flag = i >= 0;
+    }
+    if (i < 0) {
+        *index = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    *index = i;
+    return request_finish(func, &array[i], status);
+}
+
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    return request_any("MPI_Waitany", count, array_of_requests, index, NULL, status, true);
+}
+COMM_API_ALIAS(MPI_Waitany);
+
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                 MPI_Status *status)
+{
+    if (flag == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Testany: flag is NULL");
+    }
+    return request_any("MPI_Testany", count, array_of_requests, index, flag, status, false);
+}
+COMM_API_ALIAS(MPI_Testany);
+
+static int request_some(const char *func, int incount, MPI_Request array[], int *outcount,
+                        int indices[], MPI_Status statuses[], bool wait)
+{
+    struct comm_request failed;
+    bool all_idle, any_error = false;
+    int n = 0, err = request_check_array(func, incount, array);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (outcount == NULL || (incount > 0 && indices == NULL)) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "%s: %s is NULL", func,
+                              outcount == NULL ? "outcount" : "array_of_indices");
+    }
+    if (request_find_complete(incount, array, &all_idle) < 0 && !all_idle) {
+        do {
+            comm_progress();
+        } while (wait && request_find_complete(incount, array, &all_idle) < 0);
+    }
+    request_find_complete(incount, array, &all_idle);
+    if (all_idle) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    for (int i = 0; i < incount; i++) {
+        struct comm_request *req = comm_request_lookup(array[i]);
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
+        int error;
+
+        if (request_is_idle(req) || !req->complete) {
+            continue;
+        }
+        if (req->error != MPI_SUCCESS && !any_error) {
+            failed = *req;
+            any_error = true;
+        }
+        error = request_collect(&array[i], st);
+        if (st != MPI_STATUS_IGNORE) {
+            st->MPI_ERROR = error;
+        }
+        indices[n++] = i;
+    }
+    *outcount = n;
+    if (!any_error) {
+        return MPI_SUCCESS;
+    }
+    return comm_api_error(failed.comm, MPI_ERR_IN_STATUS, "%s: an operation failed", func);
+}
+
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return request_some("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices,
+                        array_of_statuses, true);
+}
+COMM_API_ALIAS(MPI_Waitsome);
+
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return request_some("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices,
+                        array_of_statuses, false);
+}
+COMM_API_ALIAS(MPI_Testsome);
+
+int PMPI_Request_free(MPI_Request *request)
+{
+    struct comm_request *req;
+    int err = comm_api_check_running("MPI_Request_free");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    req = request ? comm_request_lookup(*request) : NULL;
+    if (req == NULL) {
+        return comm_api_error(NULL, MPI_ERR_REQUEST, "MPI_Request_free: the request is "
+                              "MPI_REQUEST_NULL");
+    }
+    if (req->complete || request_is_idle(req)) {
+        comm_request_free(req);
+    } else {
+        req->user_freed = true; /* the engine frees it when it completes */
+        req->persistent = false;
+    }
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Request_free);
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    struct comm_request *req;
+    int err = comm_api_check_running("MPI_Request_get_status");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (flag == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Request_get_status: flag is NULL");
+    }
+    req = comm_request_lookup(request);
+    if (request_is_idle(req)) {
+        *flag = 1;
+        request_empty_status(status);
+        return MPI_SUCCESS;
+    }
+    if (!req->complete) {
+        comm_progress();
+    }
+    *flag = req->complete;
+    if (req->complete) {
+        request_copy_status(status, req);
+    }
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Request_get_status);
+
+int PMPI_Cancel(MPI_Request *request)
+{
+    struct comm_request *req;
+    int err = comm_api_check_running("MPI_Cancel");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    req = request ? comm_request_lookup(*request) : NULL;
+    if (req == NULL) {
+        return comm_api_error(NULL, MPI_ERR_REQUEST, "MPI_Cancel: the request is "
+                              "MPI_REQUEST_NULL");
+    }
+    if (!request_is_idle(req)) {
+        comm_p2p_cancel(req);
+    }
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Cancel);

@@ -1,0 +1,65 @@
+/*
+ * errhandler.c - error handler objects.
+ *
+ * Layer: runtime core.
+ */
+#include "config.h"
+
+#include "runtime/errhandler.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static struct comm_errhandler errhandler_fatal = {.kind = COMM_ERRHANDLER_FATAL};
+static struct comm_errhandler errhandler_return = {.kind = COMM_ERRHANDLER_RETURN};
+
+struct comm_errhandler *comm_errhandler_lookup(MPI_Errhandler handle)
+{
+    if (handle == MPI_ERRORS_ARE_FATAL) {
+        return &errhandler_fatal;
+    }
+    if (handle == MPI_ERRORS_RETURN) {
+        return &errhandler_return;
+    }
+    if ((uintptr_t)handle < 0x1000) {
+        return NULL; /* MPI_ERRHANDLER_NULL and the other small constants */
+    }
+    return (struct comm_errhandler *)handle;
+}
+
+MPI_Errhandler comm_errhandler_handle(struct comm_errhandler *eh)
+{
+    if (eh == &errhandler_fatal) {
+        return MPI_ERRORS_ARE_FATAL;
+    }
+    if (eh == &errhandler_return) {
+        return MPI_ERRORS_RETURN;
+    }
+    return (MPI_Errhandler)eh;
+}
+
+struct comm_errhandler *comm_errhandler_create(MPI_Comm_errhandler_function *fn)
+{
+    struct comm_errhandler *eh = calloc(1, sizeof(*eh));
+
+    if (eh != NULL) {
+        eh->kind = COMM_ERRHANDLER_USER;
+        eh->refcount = 1;
+        eh->fn = fn;
+    }
+    return eh;
+}
+
+void comm_errhandler_retain(struct comm_errhandler *eh)
+{
+    if (eh->kind == COMM_ERRHANDLER_USER) {
+        eh->refcount++;
+    }
+}
+
+void comm_errhandler_release(struct comm_errhandler *eh)
+{
+    if (eh != NULL && eh->kind == COMM_ERRHANDLER_USER && --eh->refcount == 0) {
+        free(eh);
+    }
+}

@@ -1,0 +1,40 @@
+/*
+ * errhandler.h - error handlers: the predefined ones and those the user creates.
+ *
+ * Layer: runtime core.  Must not: decide what an error is (runtime/api raises errors).
+ *
+ * Ownership: MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN are static.  A user handler is
+ * reference-counted: its handle holds one reference, each communicator using it one more.
+ */
+#ifndef COMM_ERRHANDLER_H
+#define COMM_ERRHANDLER_H
+
+#include <stdbool.h>
+
+#include "runtime/api/mpi.h"
+
+enum comm_errhandler_kind {
+    COMM_ERRHANDLER_FATAL,  /* MPI_ERRORS_ARE_FATAL: end the job */
+    COMM_ERRHANDLER_RETURN, /* MPI_ERRORS_RETURN: return the error code */
+    COMM_ERRHANDLER_USER,   /* call fn, then return the error code */
+};
+
+struct comm_errhandler {
+    enum comm_errhandler_kind kind;
+    int refcount;
+    MPI_Comm_errhandler_function *fn;
+};
+
+/* The object behind a handle, or NULL (MPI_ERRHANDLER_NULL or a handle that names nothing). */
+struct comm_errhandler *comm_errhandler_lookup(MPI_Errhandler handle);
+
+/* The handle of an object. */
+MPI_Errhandler comm_errhandler_handle(struct comm_errhandler *eh);
+
+/* A new user handler with one reference; NULL when out of memory. */
+struct comm_errhandler *comm_errhandler_create(MPI_Comm_errhandler_function *fn);
+
+void comm_errhandler_retain(struct comm_errhandler *eh);
+void comm_errhandler_release(struct comm_errhandler *eh);
+
+#endif

@@ -1,0 +1,727 @@
+/*
+ * p2p.c - point-to-point protocols: eager, eager-sync, rendezvous with a single-copy read,
+ * and the pipelined copy when the transport cannot read peer memory.  See p2p.h.
+ *
+ * Layer: runtime core.  Must not: check MPI arguments, or reach into a btl's internals.
+ */
+#include "config.h"
+
+#include "runtime/p2p.h"
+#include "btl/btl.h"
+#include "runtime/communicator.h"
+#include "runtime/datatype.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum p2p_type {
+    P2P_EAGER = 1,
+    P2P_EAGER_SYNC,
+    P2P_RTS,
+    P2P_ACK,
+    P2P_FIN,
+    P2P_CTS,
+    P2P_DATA,
+};
+
+/* Every fragment that takes part in matching starts with this. */
+struct p2p_match_hdr {
+    uint8_t type;
+    uint8_t pad[3];
+    int32_t src;
+    int32_t tag;
+    uint32_t ctx;
+    uint64_t len; /* bytes of the whole message */
+};
+
+struct p2p_sync_hdr {
+    struct p2p_match_hdr m;
+    uint64_t sreq;
+};
+
+struct p2p_rts_hdr {
+    struct p2p_match_hdr m;
+    uint64_t sreq;
+    uint64_t addr;
+    uint64_t key;
+};
+
+/* ACK, FIN, CTS and DATA. */
+struct p2p_ctl_hdr {
+    uint8_t type;
+    uint8_t pad[7];
+    uint64_t sreq;
+    uint64_t rreq;
+    uint64_t offset; /* DATA: where this fragment goes */
+    uint64_t len;    /* CTS: bytes wanted; DATA: bytes in this fragment */
+};
+
+struct comm_p2p_ctl_pending {
+    struct comm_p2p_ctl_pending *next;
+    struct p2p_ctl_hdr hdr;
+};
+
+/* Guarded by: the progress lock; set up at init. */
+static struct comm_proc *p2p_procs;
+static struct comm_proc *p2p_busy; /* peers with something waiting to go out */
+
+struct comm_proc *comm_p2p_proc(long world_rank)
+{
+    return &p2p_procs[world_rank];
+}
+
+static void p2p_mark_busy(struct comm_proc *proc)
+{
+    if (!proc->in_busy_list) {
+        proc->in_busy_list = true;
+        proc->busy_next = p2p_busy;
+        p2p_busy = proc;
+    }
+}
+
+static struct comm_request *p2p_request_of(uint64_t id)
+{
+    return (struct comm_request *)(uintptr_t)id;
+}
+
+static uint64_t p2p_id_of(struct comm_request *req)
+{
+    return (uint64_t)(uintptr_t)req;
+}
+
+/* ---- sending control fragments ---------------------------------------------------- */
+
+static void p2p_send_ctl(struct comm_proc *proc, const struct p2p_ctl_hdr *hdr)
+{
+    struct comm_btl_endpoint *ep = proc->ep;
+    struct comm_p2p_ctl_pending *p;
+
+    if (proc->ctl_head == NULL &&
+        ep->module->ops->send(ep, hdr, sizeof(*hdr), NULL, 0) == COMM_OK) {
+        return;
+    }
+    p = malloc(sizeof(*p));
+    if (p == NULL) {
+        /* Nothing sensible remains: the peer would wait forever for this answer. */
+        comm_log_error("runtime", "out of memory queueing a control message to rank %ld",
+                       proc->rank);
+        return;
+    }
+    p->hdr = *hdr;
+    p->next = NULL;
+    if (proc->ctl_tail != NULL) {
+        proc->ctl_tail->next = p;
+    } else {
+        proc->ctl_head = p;
+    }
+    proc->ctl_tail = p;
+    p2p_mark_busy(proc);
+}
+
+static void p2p_answer(long peer, enum p2p_type type, uint64_t sreq, uint64_t rreq,
+                       uint64_t len)
+{
+    struct p2p_ctl_hdr h = {.type = (uint8_t)type, .sreq = sreq, .rreq = rreq, .len = len};
+
+    p2p_send_ctl(&p2p_procs[peer], &h);
+}
+
+/* ---- sending messages ------------------------------------------------------------- */
+
+/* Address of the packed bytes of a contiguous buffer. */
+static char *p2p_contig_base(const struct comm_request *req)
+{
+    return (char *)req->buf + req->dt->true_lb;
+}
+
+static void p2p_pack(const struct comm_request *req, size_t offset, void *out, size_t len)
+{
+    if (req->dt->contiguous) {
+        memcpy(out, p2p_contig_base(req) + offset, len);
+    } else {
+        comm_datatype_pack(req->dt, req->buf, req->count, offset, out, len);
+    }
+}
+
+static void p2p_fill_match(struct p2p_match_hdr *h, const struct comm_request *req,
+                           enum p2p_type type)
+{
+    h->type = (uint8_t)type;
+    h->pad[0] = h->pad[1] = h->pad[2] = 0;
+    h->src = req->comm->rank;
+    h->tag = req->tag;
+    h->ctx = req->comm->context_id;
+    h->len = req->len;
+}
+
+/* Sends the match-carrying fragment of REQ.  COMM_AGAIN: no room, retry later. */
+static int p2p_send_match(struct comm_request *req)
+{
+    struct comm_btl_endpoint *ep = req->proc->ep;
+    const struct comm_btl_ops *ops = ep->module->ops;
+    bool sync = req->mode == COMM_SEND_SYNC;
+    int rc;
+
+    if (req->len <= ep->module->eager_limit) {
+        size_t hlen = sync ? sizeof(struct p2p_sync_hdr) : sizeof(struct p2p_match_hdr);
+        void *slot;
+
+        rc = ops->reserve(ep, hlen + req->len, &slot);
+        if (rc != COMM_OK) {
+            return rc;
+        }
+        if (sync) {
+            struct p2p_sync_hdr *h = slot;
+            p2p_fill_match(&h->m, req, P2P_EAGER_SYNC);
+            h->sreq = p2p_id_of(req);
+        } else {
+            p2p_fill_match(slot, req, P2P_EAGER);
+        }
+        if (req->len > 0) {
+            p2p_pack(req, 0, (char *)slot + hlen, req->len);
+        }
+        ops->commit(ep, slot, hlen + req->len);
+        if (sync) {
+            req->state = COMM_REQUEST_WAIT_ACK;
+        } else {
+            comm_request_complete(req, MPI_SUCCESS);
+        }
+        return COMM_OK;
+    } else {
+        struct p2p_rts_hdr h;
+        uint64_t key = 0;
+
+        if (!req->dt->contiguous && req->bounce == NULL) {
+            req->bounce = malloc(req->len);
+            if (req->bounce == NULL) {
+                comm_log_error("runtime", "out of memory packing a %zu-byte message for rank "
+                               "%d", req->len, req->peer);
+                return COMM_ERR_NOMEM;
+            }
+            comm_datatype_pack(req->dt, req->buf, req->count, 0, req->bounce, req->len);
+        }
+        p2p_fill_match(&h.m, req, P2P_RTS);
+        h.sreq = p2p_id_of(req);
+        h.addr = (uint64_t)(uintptr_t)(req->bounce ? req->bounce : p2p_contig_base(req));
+        rc = ops->register_mem(ep->module, (void *)(uintptr_t)h.addr, req->len, &key);
+        if (rc < 0 && rc != COMM_ERR_NOT_SUPPORTED) {
+            return rc;
+        }
+        h.key = key;
+        rc = ops->send(ep, &h, sizeof(h), NULL, 0);
+        if (rc != COMM_OK) {
+            return rc;
+        }
+        req->state = COMM_REQUEST_WAIT_FIN;
+        return COMM_OK;
+    }
+}
+
+/* Streams the DATA fragments of REQ after a CTS.  COMM_AGAIN: no room for the rest. */
+static int p2p_stream(struct comm_request *req)
+{
+    struct comm_btl_endpoint *ep = req->proc->ep;
+    const struct comm_btl_ops *ops = ep->module->ops;
+    size_t room = ep->module->max_fragment - sizeof(struct p2p_ctl_hdr);
+
+    while (req->done < req->want) {
+        size_t n = req->want - req->done < room ? req->want - req->done : room;
+        struct p2p_ctl_hdr *h;
+        void *slot;
+        int rc = ops->reserve(ep, sizeof(*h) + n, &slot);
+
+        if (rc != COMM_OK) {
+            return rc;
+        }
+        h = slot;
+        memset(h, 0, sizeof(*h));
+        h->type = P2P_DATA;
+        h->rreq = req->peer_req;
+        h->offset = req->done;
+        h->len = n;
+        if (req->bounce != NULL) {
+            memcpy(h + 1, (char *)req->bounce + req->done, n);
+        } else {
+            p2p_pack(req, req->done, h + 1, n);
+        }
+        ops->commit(ep, slot, sizeof(*h) + n);
+        req->done += n;
+    }
+    comm_request_complete(req, MPI_SUCCESS);
+    return COMM_OK;
+}
+
+static void p2p_enqueue(struct comm_proc *proc, struct comm_request *req)
+{
+    req->queue_next = NULL;
+    if (proc->send_tail != NULL) {
+        proc->send_tail->queue_next = req;
+    } else {
+        proc->send_head = req;
+    }
+    proc->send_tail = req;
+    p2p_mark_busy(proc);
+}
+
+/* Pushes what waits for PROC; returns whether anything is still waiting. */
+static bool p2p_push(struct comm_proc *proc)
+{
+    struct comm_btl_endpoint *ep = proc->ep;
+
+    while (proc->ctl_head != NULL) {
+        struct comm_p2p_ctl_pending *p = proc->ctl_head;
+
+        if (ep->module->ops->send(ep, &p->hdr, sizeof(p->hdr), NULL, 0) != COMM_OK) {
+            return true;
+        }
+        proc->ctl_head = p->next;
+        if (proc->ctl_head == NULL) {
+            proc->ctl_tail = NULL;
+        }
+        free(p);
+    }
+    while (proc->send_head != NULL) {
+        struct comm_request *req = proc->send_head;
+        struct comm_request *next = req->queue_next;
+        int rc;
+
+        /* Off the queue first: finishing may complete and free the request. */
+        proc->send_head = next;
+        if (next == NULL) {
+            proc->send_tail = NULL;
+        }
+        rc = req->state == COMM_REQUEST_STREAM ? p2p_stream(req) : p2p_send_match(req);
+        if (rc == COMM_AGAIN) {
+            req->queue_next = next;
+            proc->send_head = req;
+            if (next == NULL) {
+                proc->send_tail = req;
+            }
+            return true;
+        }
+        if (rc < 0) {
+            comm_request_complete(req, MPI_ERR_OTHER);
+        }
+    }
+    return false;
+}
+
+int comm_p2p_start_send(struct comm_request *req)
+{
+    struct comm_proc *proc = &p2p_procs[comm_communicator_world_rank(req->comm, req->peer)];
+    int rc;
+
+    req->proc = proc;
+    req->len = (size_t)(req->count * req->dt->size);
+    req->done = 0;
+    req->complete = false;
+    req->cancelled = false;
+    req->error = MPI_SUCCESS;
+    req->state = COMM_REQUEST_QUEUED;
+    if (proc->send_head == NULL && proc->ctl_head == NULL) {
+        rc = p2p_send_match(req);
+        if (rc != COMM_AGAIN) {
+            return rc;
+        }
+    }
+    p2p_enqueue(proc, req);
+    return COMM_OK;
+}
+
+/* ---- receiving -------------------------------------------------------------------- */
+
+/* A matched message, wherever it waited. */
+struct p2p_arrival {
+    long peer;
+    int src;
+    int tag;
+    int type;
+    uint64_t len;
+    uint64_t sreq;
+    uint64_t addr;
+    uint64_t key;
+    const void *data; /* eager payload */
+};
+
+static void p2p_finish_recv(struct comm_request *req)
+{
+    int error = req->want < req->msg_len ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+
+    comm_status_set_bytes(&req->status, (MPI_Count)req->want);
+    comm_request_complete(req, error);
+}
+
+/* Reads the message of an RTS into REQ with the transport's get, piece by piece. */
+static int p2p_read(struct comm_request *req, const struct p2p_arrival *a)
+{
+    struct comm_btl_endpoint *ep = p2p_procs[a->peer].ep;
+    const struct comm_btl_ops *ops = ep->module->ops;
+    struct comm_dt_cursor cursor;
+    struct iovec iov[256];
+    size_t done = 0;
+
+    if (req->dt->contiguous) {
+        iov[0].iov_base = p2p_contig_base(req);
+        iov[0].iov_len = req->want;
+        return ops->get(ep, iov, 1, a->addr, a->key, req->want);
+    }
+    comm_datatype_cursor_init(&cursor, req->dt, req->buf, req->count, 0);
+    while (done < req->want) {
+        size_t n = 0, bytes = 0;
+        int rc;
+
+        while (n < sizeof(iov) / sizeof(iov[0]) && done + bytes < req->want) {
+            void *ptr;
+            size_t got = comm_datatype_cursor_next(&cursor, &ptr, req->want - done - bytes);
+
+            if (got == 0) {
+                break;
+            }
+            iov[n].iov_base = ptr;
+            iov[n].iov_len = got;
+            bytes += got;
+            n++;
+        }
+        if (bytes == 0) {
+            return COMM_ERR_INTERNAL;
+        }
+        rc = ops->get(ep, iov, n, a->addr + done, a->key, bytes);
+        if (rc != COMM_OK) {
+            return rc;
+        }
+        done += bytes;
+    }
+    return COMM_OK;
+}
+
+/* Delivers a matched message into REQ. */
+static void p2p_deliver(struct comm_request *req, const struct p2p_arrival *a)
+{
+    size_t capacity = req->len;
+    int rc;
+
+    req->status.MPI_SOURCE = a->src;
+    req->status.MPI_TAG = a->tag;
+    req->msg_len = (size_t)a->len;
+    req->want = a->len < capacity ? (size_t)a->len : capacity;
+    if (a->type == P2P_EAGER || a->type == P2P_EAGER_SYNC) {
+        if (req->want > 0) {
+            if (req->dt->contiguous) {
+                memcpy(p2p_contig_base(req), a->data, req->want);
+            } else {
+                comm_datatype_unpack(req->dt, req->buf, req->count, 0, a->data, req->want);
+            }
+        }
+        if (a->type == P2P_EAGER_SYNC) {
+            p2p_answer(a->peer, P2P_ACK, a->sreq, 0, 0);
+        }
+        p2p_finish_recv(req);
+        return;
+    }
+    /* Rendezvous: read it, or ask for it in fragments. */
+    rc = req->want > 0 ? p2p_read(req, a) : COMM_OK;
+    if (rc == COMM_ERR_NOT_SUPPORTED) {
+        req->state = COMM_REQUEST_RECEIVING;
+        req->done = 0;
+        p2p_answer(a->peer, P2P_CTS, a->sreq, p2p_id_of(req), req->want);
+        return;
+    }
+    p2p_answer(a->peer, P2P_FIN, a->sreq, 0, 0);
+    if (rc < 0) {
+        comm_log_error("runtime", "reading a %llu-byte message from rank %ld failed: %s",
+                       (unsigned long long)a->len, a->peer, comm_strerror(rc));
+        comm_status_set_bytes(&req->status, 0);
+        comm_request_complete(req, MPI_ERR_OTHER);
+        return;
+    }
+    p2p_finish_recv(req);
+}
+
+static void p2p_arrival_of(const struct comm_unexpected *u, struct p2p_arrival *a)
+{
+    a->peer = u->peer;
+    a->src = u->src;
+    a->tag = u->tag;
+    a->type = u->type;
+    a->len = u->len;
+    a->sreq = u->sreq;
+    a->addr = u->addr;
+    a->key = u->key;
+    a->data = u->data;
+}
+
+static void p2p_on_match_frag(long peer, const void *data, size_t len)
+{
+    const struct p2p_match_hdr *h = data;
+    struct comm_communicator *comm = comm_communicator_by_context(h->ctx);
+    struct p2p_arrival a = {
+        .peer = peer, .src = h->src, .tag = h->tag, .type = h->type, .len = h->len};
+    size_t hlen = sizeof(*h), payload = 0;
+    struct comm_posted *posted;
+    struct comm_unexpected *u;
+
+    if (comm == NULL) {
+        comm_log_error("runtime", "message from rank %ld for unknown communicator context %u "
+                       "dropped", peer, h->ctx);
+        return;
+    }
+    if (h->type == P2P_EAGER_SYNC) {
+        a.sreq = ((const struct p2p_sync_hdr *)data)->sreq;
+        hlen = sizeof(struct p2p_sync_hdr);
+    } else if (h->type == P2P_RTS) {
+        const struct p2p_rts_hdr *r = data;
+        a.sreq = r->sreq;
+        a.addr = r->addr;
+        a.key = r->key;
+        hlen = sizeof(*r);
+    }
+    if (h->type != P2P_RTS) {
+        payload = len - hlen;
+    }
+    a.data = (const char *)data + hlen;
+    posted = comm_match_take_posted(&comm->match, h->src, h->tag);
+    if (posted != NULL) {
+        struct comm_request *req = (struct comm_request *)((char *)posted -
+                                                           offsetof(struct comm_request, posted));
+        p2p_deliver(req, &a);
+        return;
+    }
+    u = malloc(sizeof(*u) + payload);
+    if (u == NULL) {
+        comm_log_error("runtime", "out of memory keeping a %zu-byte unexpected message from "
+                       "rank %ld", payload, peer);
+        return;
+    }
+    u->src = a.src;
+    u->tag = a.tag;
+    u->peer = peer;
+    u->type = a.type;
+    u->len = a.len;
+    u->sreq = a.sreq;
+    u->addr = a.addr;
+    u->key = a.key;
+    u->data_len = payload;
+    memcpy(u->data, a.data, payload);
+    comm_match_add_unexpected(&comm->match, u);
+}
+
+static void p2p_on_data(const struct p2p_ctl_hdr *h)
+{
+    struct comm_request *req = p2p_request_of(h->rreq);
+    size_t n = (size_t)h->len;
+
+    if (req->dt->contiguous) {
+        memcpy(p2p_contig_base(req) + h->offset, h + 1, n);
+    } else {
+        comm_datatype_unpack(req->dt, req->buf, req->count, (size_t)h->offset, h + 1, n);
+    }
+    req->done += n;
+    if (req->done >= req->want) {
+        p2p_finish_recv(req);
+    }
+}
+
+/* The btls' receive function: every fragment of every peer arrives here. */
+static void p2p_on_fragment(long peer, const void *data, size_t len)
+{
+    const struct p2p_ctl_hdr *c = data;
+    struct comm_request *req;
+
+    switch (((const uint8_t *)data)[0]) {
+    case P2P_EAGER:
+    case P2P_EAGER_SYNC:
+    case P2P_RTS:
+        p2p_on_match_frag(peer, data, len);
+        break;
+    case P2P_ACK:
+    case P2P_FIN:
+        comm_request_complete(p2p_request_of(c->sreq), MPI_SUCCESS);
+        break;
+    case P2P_CTS:
+        req = p2p_request_of(c->sreq);
+        req->peer_req = c->rreq;
+        req->want = (size_t)c->len;
+        req->done = 0;
+        req->state = COMM_REQUEST_STREAM;
+        p2p_enqueue(req->proc, req);
+        break;
+    case P2P_DATA:
+        p2p_on_data(c);
+        break;
+    default:
+        comm_log_error("runtime", "fragment of unknown type %u from rank %ld dropped",
+                       ((const uint8_t *)data)[0], peer);
+        break;
+    }
+}
+
+int comm_p2p_start_recv(struct comm_request *req)
+{
+    struct comm_unexpected *u;
+    struct p2p_arrival a;
+
+    req->len = (size_t)(req->count * req->dt->size);
+    req->complete = false;
+    req->cancelled = false;
+    req->error = MPI_SUCCESS;
+    comm_status_set_empty(&req->status);
+    u = comm_match_find_unexpected(&req->comm->match, req->peer, req->tag, true);
+    if (u != NULL) {
+        p2p_arrival_of(u, &a);
+        p2p_deliver(req, &a);
+        free(u);
+        return COMM_OK;
+    }
+    req->state = COMM_REQUEST_QUEUED;
+    req->posted.src = req->peer;
+    req->posted.tag = req->tag;
+    comm_match_post(&req->comm->match, &req->posted);
+    return COMM_OK;
+}
+
+int comm_p2p_start_mrecv(struct comm_request *req, struct comm_unexpected *msg)
+{
+    struct p2p_arrival a;
+
+    req->len = (size_t)(req->count * req->dt->size);
+    req->complete = false;
+    req->cancelled = false;
+    req->error = MPI_SUCCESS;
+    comm_status_set_empty(&req->status);
+    p2p_arrival_of(msg, &a);
+    p2p_deliver(req, &a);
+    free(msg);
+    return COMM_OK;
+}
+
+bool comm_p2p_cancel(struct comm_request *req)
+{
+    if (req->complete) {
+        return false;
+    }
+    if (req->kind == COMM_REQUEST_RECV) {
+        if (req->state != COMM_REQUEST_QUEUED ||
+            !comm_match_unpost(&req->comm->match, &req->posted)) {
+            return false;
+        }
+    } else {
+        struct comm_proc *proc = req->proc;
+        struct comm_request **link = &proc->send_head, *prev = NULL;
+
+        /* Only a send that has not left can be taken back. */
+        if (req->state != COMM_REQUEST_QUEUED) {
+            return false;
+        }
+        while (*link != NULL && *link != req) {
+            prev = *link;
+            link = &(*link)->queue_next;
+        }
+        if (*link == NULL) {
+            return false;
+        }
+        *link = req->queue_next;
+        if (proc->send_tail == req) {
+            proc->send_tail = prev;
+        }
+    }
+    req->cancelled = true;
+    comm_status_set_cancelled(&req->status, true);
+    comm_request_complete(req, MPI_SUCCESS);
+    return true;
+}
+
+int comm_p2p_probe(struct comm_communicator *comm, int source, int tag, bool take,
+                   struct comm_unexpected **msg_out, MPI_Status *status_out)
+{
+    struct comm_unexpected *u = comm_match_find_unexpected(&comm->match, source, tag, take);
+
+    if (u == NULL) {
+        return COMM_ERR_NOT_FOUND;
+    }
+    comm_status_set_empty(status_out);
+    status_out->MPI_SOURCE = u->src;
+    status_out->MPI_TAG = u->tag;
+    comm_status_set_bytes(status_out, (MPI_Count)u->len);
+    if (msg_out != NULL) {
+        *msg_out = u;
+    }
+    return COMM_OK;
+}
+
+/* ---- progress ------------------------------------------------------------------------- */
+
+int comm_progress(void)
+{
+    int n = comm_btl_progress_all();
+    struct comm_proc **link = &p2p_busy;
+
+    while (*link != NULL) {
+        struct comm_proc *proc = *link;
+
+        if (p2p_push(proc)) {
+            link = &proc->busy_next;
+        } else {
+            proc->in_busy_list = false;
+            *link = proc->busy_next;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* ---- set-up ----------------------------------------------------------------------------- */
+
+int comm_p2p_init(long rank, long size, const long *local_peers, size_t nlocal)
+{
+    int rc;
+
+    p2p_procs = calloc((size_t)size, sizeof(*p2p_procs));
+    if (p2p_procs == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    for (long r = 0; r < size; r++) {
+        struct comm_btl_peer peer = {.rank = r, .is_self = r == rank, .local_rank = -1};
+
+        p2p_procs[r].rank = r;
+        for (size_t i = 0; i < nlocal; i++) {
+            if (local_peers[i] == r) {
+                peer.same_host = true;
+                peer.local_rank = (long)i;
+            }
+        }
+        rc = comm_btl_connect_peer(&peer, &p2p_procs[r].ep);
+        if (rc < 0) {
+            return rc;
+        }
+    }
+    return COMM_OK;
+}
+
+comm_btl_recv_fn comm_p2p_receiver(void)
+{
+    return p2p_on_fragment;
+}
+
+int comm_p2p_finalize(void)
+{
+    struct timespec start, now;
+
+    /* What waits to go out (answers to peers, buffered sends) leaves first.  A peer that
+     * finalized without receiving what was sent to it would make this wait forever. */
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (p2p_busy != NULL) {
+        comm_progress();
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - start.tv_sec > 10) {
+            comm_log_warn("runtime", "MPI_Finalize: messages to rank %ld could not be delivered "
+                          "in 10 s (did it finalize without receiving them?)", p2p_busy->rank);
+            break;
+        }
+    }
+    free(p2p_procs);
+    p2p_procs = NULL;
+    return COMM_OK;
+}

@@ -1,0 +1,101 @@
+/*
+ * p2p.h - point-to-point protocols: the peers, the messages on the wire, sending, receiving
+ * and the progress engine.
+ *
+ * Layer: runtime core, above the btls.  Must not: check MPI arguments (runtime/api does) or
+ * know any btl's internals.
+ *
+ * Protocols, chosen per message by its packed size against the serving btl's eager limit:
+ *   eager        EAGER (header + payload in one fragment); the send completes at once.
+ *   eager sync   EAGER_SYNC; the receiver answers ACK when it matches; the send completes then.
+ *   rendezvous   RTS (header + the sender's address); the receiver, once matched, reads the
+ *                data with the btl's get (one copy: CMA inside a host) and answers FIN.
+ *                When the btl cannot read peer memory, the receiver answers CTS instead and
+ *                the sender streams DATA fragments through the btl (the pipelined copy).
+ * Ordering: match-carrying fragments (EAGER, EAGER_SYNC, RTS) to a peer leave in the order
+ * the sends started (a per-peer queue holds them while the transport is full), and btls keep
+ * order, so MPI's non-overtaking rule holds.
+ *
+ * Threads: one thread at a time (MPI_THREAD_SERIALIZED at most).
+ */
+#ifndef COMM_P2P_H
+#define COMM_P2P_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "btl/btl.h"
+#include "runtime/api/mpi.h"
+#include "runtime/config_table.h"
+#include "runtime/request.h"
+
+struct comm_btl_endpoint;
+struct comm_communicator;
+struct comm_datatype;
+struct comm_unexpected;
+
+/* A control fragment waiting for room in a transport. */
+struct comm_p2p_ctl_pending;
+
+/* One peer (world rank): how to reach it and what waits to go there. */
+struct comm_proc {
+    long rank;
+    struct comm_btl_endpoint *ep;
+    struct comm_request *send_head; /* sends waiting to go out, in order */
+    struct comm_request *send_tail;
+    struct comm_p2p_ctl_pending *ctl_head; /* control fragments waiting for room */
+    struct comm_p2p_ctl_pending *ctl_tail;
+    bool in_busy_list;
+    struct comm_proc *busy_next; /* in the list of peers with something waiting */
+};
+
+/* Sets up the peer table and connects every peer (after the address fence).  LOCAL_PEERS
+ * are the world ranks on this host. */
+int comm_p2p_init(long rank, long size, const long *local_peers, size_t nlocal);
+
+/* The function every btl hands its fragments to. */
+comm_btl_recv_fn comm_p2p_receiver(void);
+
+/* Waits until nothing is left to send, then releases the peers (before the last fence). */
+int comm_p2p_finalize(void);
+
+/* The peer table entry of a world rank. */
+struct comm_proc *comm_p2p_proc(long world_rank);
+
+/*
+ * Starts a send/receive described by REQ (fields comm, dt, buf, count, peer, tag, mode set;
+ * peer is not MPI_PROC_NULL).  Completion is reported through the request.
+ */
+int comm_p2p_start_send(struct comm_request *req);
+int comm_p2p_start_recv(struct comm_request *req);
+
+/* Receives a message taken by MPI_Mprobe into REQ (a receive request).  Takes ownership of
+ * MSG. */
+int comm_p2p_start_mrecv(struct comm_request *req, struct comm_unexpected *msg);
+
+/* Cancels REQ if it has not matched (receive) or not left (send); true when cancelled. */
+bool comm_p2p_cancel(struct comm_request *req);
+
+/* Polls the transports and pushes what waits; returns the number of events. */
+int comm_progress(void);
+
+/* Progresses until *FLAG is true. */
+void comm_progress_until(const bool *flag);
+
+/* Looks for a message matching (source, tag) on COMM without receiving it; with TAKE it is
+ * removed for MPI_Mrecv and returned in *msg_out.  COMM_ERR_NOT_FOUND when none. */
+int comm_p2p_probe(struct comm_communicator *comm, int source, int tag, bool take,
+                   struct comm_unexpected **msg_out, MPI_Status *status_out);
+
+/* Decides how to wait: yield the core when the host runs more ranks than it has cores
+ * (LOCAL_SIZE ranks here), or as COMM_WAIT_YIELD says. */
+int comm_progress_init(long local_size);
+
+/* Whether this process waits by yielding the core. */
+bool comm_progress_is_polite(void);
+
+/* Settings of the progress engine. */
+extern const struct comm_setting_table comm_progress_settings;
+
+#endif

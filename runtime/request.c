@@ -1,0 +1,90 @@
+/*
+ * request.c - allocating, completing and freeing requests; status internals.
+ *
+ * Layer: runtime core.
+ */
+#include "config.h"
+
+#include "runtime/request.h"
+#include "runtime/bsend.h"
+#include "runtime/datatype.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct comm_request *comm_request_alloc(enum comm_request_kind kind)
+{
+    struct comm_request *req = calloc(1, sizeof(*req));
+
+    if (req != NULL) {
+        req->kind = kind;
+        req->state = COMM_REQUEST_INACTIVE;
+    }
+    return req;
+}
+
+void comm_request_free(struct comm_request *req)
+{
+    if (req->dt != NULL) {
+        comm_datatype_release(req->dt);
+    }
+    free(req->bounce);
+    free(req);
+}
+
+void comm_request_complete(struct comm_request *req, int error)
+{
+    req->error = error;
+    req->state = COMM_REQUEST_DONE;
+    free(req->bounce);
+    req->bounce = NULL;
+    if (req->bsend_block != NULL) {
+        comm_bsend_release(req->bsend_block);
+        req->bsend_block = NULL;
+    }
+    req->complete = true;
+    if (req->user_freed) {
+        comm_request_free(req);
+    }
+}
+
+struct comm_request *comm_request_lookup(MPI_Request handle)
+{
+    if (handle == MPI_REQUEST_NULL) {
+        return NULL;
+    }
+    return (struct comm_request *)handle;
+}
+
+/* comm_reserved[0..1]: bytes (low, high); [2]: cancelled. */
+void comm_status_set_bytes(MPI_Status *status, MPI_Count bytes)
+{
+    uint64_t b = (uint64_t)bytes;
+
+    status->comm_reserved[0] = (int)(uint32_t)(b & 0xffffffffu);
+    status->comm_reserved[1] = (int)(uint32_t)(b >> 32);
+}
+
+MPI_Count comm_status_bytes(const MPI_Status *status)
+{
+    return (MPI_Count)(((uint64_t)(uint32_t)status->comm_reserved[1] << 32) |
+                       (uint64_t)(uint32_t)status->comm_reserved[0]);
+}
+
+void comm_status_set_cancelled(MPI_Status *status, bool cancelled)
+{
+    status->comm_reserved[2] = cancelled ? 1 : 0;
+}
+
+bool comm_status_cancelled(const MPI_Status *status)
+{
+    return status->comm_reserved[2] != 0;
+}
+
+void comm_status_set_empty(MPI_Status *status)
+{
+    memset(status, 0, sizeof(*status));
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+}

@@ -1,0 +1,104 @@
+/*
+ * request.h - requests: the state of one nonblocking operation, from start to completion.
+ *
+ * Layer: runtime core.  Must not: check MPI arguments (runtime/api does).
+ *
+ * Ownership: a request is allocated by the operation that starts it and freed when it has
+ * completed and is no longer referenced: by the user (MPI_Wait/Test, MPI_Request_free) and
+ * by the protocol (a send stays referenced until the receiver's answer arrives, even after
+ * MPI_Request_free).  Persistent requests survive completion and are freed only by
+ * MPI_Request_free.  Datatypes and communicators used by an active request are retained.
+ *
+ * Threads: guarded by the progress lock.
+ */
+#ifndef COMM_REQUEST_H
+#define COMM_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/api/mpi.h"
+#include "runtime/match.h"
+
+struct comm_communicator;
+struct comm_datatype;
+struct comm_proc;
+
+enum comm_request_kind {
+    COMM_REQUEST_SEND,
+    COMM_REQUEST_RECV,
+};
+
+enum comm_send_mode {
+    COMM_SEND_STANDARD,
+    COMM_SEND_SYNC,
+    COMM_SEND_READY,
+    COMM_SEND_BUFFERED,
+};
+
+/* Where a send or receive is in its protocol. */
+enum comm_request_state {
+    COMM_REQUEST_INACTIVE, /* persistent, not started */
+    COMM_REQUEST_QUEUED,   /* send: waiting in its peer's queue to go out; recv: posted */
+    COMM_REQUEST_WAIT_ACK, /* send: eager-sync sent, waiting for the match */
+    COMM_REQUEST_WAIT_FIN, /* send: RTS sent, waiting for the receiver to read */
+    COMM_REQUEST_STREAM,   /* send: copying fragments through the transport (after CTS) */
+    COMM_REQUEST_RECEIVING, /* recv: matched, data arriving in fragments */
+    COMM_REQUEST_DONE,
+};
+
+struct comm_request {
+    enum comm_request_kind kind;
+    enum comm_request_state state;
+    bool complete;   /* visible to MPI_Test */
+    bool persistent;
+    bool user_freed; /* MPI_Request_free on an active request: free it on completion */
+    bool cancelled;
+    int error;       /* MPI error code of the operation, MPI_SUCCESS if none */
+    MPI_Status status;
+
+    /* What the user asked for. */
+    struct comm_communicator *comm;
+    struct comm_datatype *dt;
+    void *buf;
+    MPI_Count count;
+    int peer; /* rank in comm, MPI_ANY_SOURCE, or MPI_PROC_NULL */
+    int tag;
+    enum comm_send_mode mode;
+
+    /* Protocol state. */
+    struct comm_proc *proc;     /* send: the destination */
+    size_t len;                 /* packed bytes of the message (send) or capacity (recv) */
+    size_t done;                /* bytes moved so far */
+    size_t want;                /* recv: bytes to receive (min of message and capacity) */
+    size_t msg_len;             /* recv: bytes the sender sent */
+    void *bounce;               /* send: packed copy of non-contiguous data for the reader */
+    uint64_t peer_req;          /* the other side's request id */
+    struct comm_posted posted;  /* recv: its place in the posted queue */
+    struct comm_request *queue_next; /* send: in its peer's send queue */
+    void *bsend_block;          /* buffered send: its block of the attached buffer */
+};
+
+/* A new request with its fields zeroed; NULL when out of memory. */
+struct comm_request *comm_request_alloc(enum comm_request_kind kind);
+
+/* Marks REQ complete with MPI error code ERROR; frees it if the user already let it go. */
+void comm_request_complete(struct comm_request *req, int error);
+
+/* Frees the request object and the references it holds. */
+void comm_request_free(struct comm_request *req);
+
+/* The request behind a handle (the handle is the pointer); NULL for MPI_REQUEST_NULL. */
+struct comm_request *comm_request_lookup(MPI_Request handle);
+
+/* Byte count kept in a status, and the cancelled flag. */
+void comm_status_set_bytes(MPI_Status *status, MPI_Count bytes);
+MPI_Count comm_status_bytes(const MPI_Status *status);
+void comm_status_set_cancelled(MPI_Status *status, bool cancelled);
+bool comm_status_cancelled(const MPI_Status *status);
+
+/* The empty status: source MPI_ANY_SOURCE, tag MPI_ANY_TAG, no bytes, not cancelled. */
+void comm_status_set_empty(MPI_Status *status);
+
+#endif
