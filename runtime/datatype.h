@@ -66,7 +66,8 @@ struct comm_dt_node {
 struct comm_datatype {
     MPI_Datatype handle; /* the predefined constant, or the object's own address */
     int refcount;        /* derived only: every reference, the user's included */
-    int user_refs;       /* derived only: handles the user holds (MPI_Type_free drops one) */
+    int user_refs;       /* derived only: handles the user holds (MPI_Type_free drops one);
+                            guarded by the registry lock of datatype.c */
     bool predefined;
     bool committed;
     int combiner;     /* MPI_COMBINER_* */
@@ -172,7 +173,8 @@ int comm_datatype_count_elements(const struct comm_datatype *dt, size_t bytes,
  * for a dup of a committed type) holding one reference, which is the user's handle; they take
  * their own references on the types they are built from.  Failures: COMM_ERR_NOMEM, or
  * COMM_ERR_BAD_PARAM when a size or displacement overflows 64 bits, or for arguments the API
- * should have refused (it checks them and names the one at fault).  Not thread-safe.
+ * should have refused (it checks them and names the one at fault), such as a contiguous COUNT
+ * above INT_MAX (MPI_Type_get_contents returns ints).  Not thread-safe.
  */
 int comm_datatype_create_contiguous(MPI_Count count, struct comm_datatype *old,
                                     struct comm_datatype **dt_out);

@@ -6,11 +6,12 @@
  * does; what reaches here is refused only as COMM_ERR_BAD_PARAM); pack data.
  *
  * Each constructor computes three things from the types it is built on: the description (fed
- * entry by entry to a builder, which merges as it goes), the bounds of the typemap (lb and ub,
- * by the MPI-3.1 rules of section 4.1.7, with resized types as the only markers) and the count
- * of basic elements; then it records its arguments for MPI_Type_get_contents.  Everything is
- * 64-bit and every product and sum is checked, so types of 2 GiB and far more are exact and a
- * type whose size or displacements would not fit is refused.
+ * entry by entry to a builder, which merges as it goes), the bounds of the typemap (lb and ub
+ * by the MPI-3.1 typemap rules, resized types being the only markers, and no alignment padding
+ * of struct extents: users resize, as the standard advises) and the count of basic elements; then
+ * it records its arguments for MPI_Type_get_contents.  Everything is 64-bit and every product and
+ * sum is checked, so types of 2 GiB and far more are exact and a type whose size or displacements
+ * would not fit is refused.
  */
 #include "config.h"
 
@@ -176,24 +177,23 @@ static int dt_block_of(MPI_Count blocklength, struct comm_datatype *old,
 
 /* COUNT blocks of BLOCKLENGTH x OLD, STRIDE bytes apart: vector, hvector and contiguous. */
 static int dt_layout_vector(MPI_Count count, MPI_Count blocklength, MPI_Aint stride,
-                            struct comm_datatype *old, struct dt_layout *l)
+                            struct comm_datatype *old, struct dt_layout *layout_out)
 {
     struct comm_dt_builder b;
-    struct comm_dt_node *block;
+    struct comm_dt_node *block = NULL;
     struct dt_bounds block_bounds = {0};
+    struct dt_layout l;
     MPI_Count n;
-    int rc;
+    int rc = COMM_ERR_BAD_PARAM;
 
-    dt_layout_init(l);
-    l->basic = old->basic;
-    if (__builtin_mul_overflow(count, blocklength, &n)) {
-        return COMM_ERR_BAD_PARAM;
+    dt_layout_init(&l);
+    l.basic = old->basic;
+    if (!__builtin_mul_overflow(count, blocklength, &n)) {
+        rc = dt_layout_count(&l, n, old);
     }
-    rc = dt_layout_count(l, n, old);
-    if (rc < 0) {
-        return rc;
+    if (rc == COMM_OK) {
+        rc = dt_block_of(blocklength, old, &block, &block_bounds);
     }
-    rc = dt_block_of(blocklength, old, &block, &block_bounds);
     if (rc < 0) {
         return rc;
     }
@@ -202,11 +202,14 @@ static int dt_layout_vector(MPI_Count count, MPI_Count blocklength, MPI_Aint str
         comm_dt_builder_add(&b, 0, count, stride, block->size, block);
     }
     if (block_bounds.set) {
-        rc = dt_bounds_add(&l->bounds, 0, count, stride, block_bounds.lb, block_bounds.ub);
+        rc = dt_bounds_add(&l.bounds, 0, count, stride, block_bounds.lb, block_bounds.ub);
         b.status = rc < 0 ? rc : b.status;
     }
-    rc = comm_dt_builder_finish(&b, &l->desc);
+    rc = comm_dt_builder_finish(&b, &l.desc);
     comm_dt_node_release(block);
+    if (rc == COMM_OK) {
+        *layout_out = l;
+    }
     return rc;
 }
 
@@ -307,14 +310,15 @@ struct dt_blocks {
     struct comm_datatype *old;
 };
 
-static int dt_layout_blocks(const struct dt_blocks *s, struct dt_layout *l)
+static int dt_layout_blocks(const struct dt_blocks *s, struct dt_layout *layout_out)
 {
     struct comm_dt_builder b;
+    struct dt_layout l;
     int rc = COMM_OK;
 
-    dt_layout_init(l);
+    dt_layout_init(&l);
     if (s->old != NULL) {
-        l->basic = s->old->basic; /* one old type: its basic type even when empty */
+        l.basic = s->old->basic; /* one old type: its basic type even when empty */
     }
     comm_dt_builder_init(&b);
     for (int i = 0; i < s->count && rc == COMM_OK; i++) {
@@ -331,16 +335,20 @@ static int dt_layout_blocks(const struct dt_blocks *s, struct dt_layout *l)
         }
         if (rc == COMM_OK && n > 0) {
             comm_dt_builder_add(&b, disp, n, type->extent, type->size, type->desc);
-            rc = dt_bounds_add_type(&l->bounds, disp, n, type->extent, type);
+            rc = dt_bounds_add_type(&l.bounds, disp, n, type->extent, type);
         }
         if (rc == COMM_OK) {
-            rc = dt_layout_count(l, n, type);
+            rc = dt_layout_count(&l, n, type);
         }
     }
     if (rc < 0) {
         b.status = rc;
     }
-    return comm_dt_builder_finish(&b, &l->desc);
+    rc = comm_dt_builder_finish(&b, &l.desc);
+    if (rc == COMM_OK) {
+        *layout_out = l;
+    }
+    return rc;
 }
 
 int comm_datatype_create_indexed(int count, const int blocklengths[], const int displacements[],
@@ -488,18 +496,19 @@ int comm_datatype_create_struct(int count, const int blocklengths[], const MPI_A
 }
 
 /*
- * The strides of the dimensions of an array of DIMS elements of EXTENT bytes (row-major for
- * MPI_ORDER_C, column-major for MPI_ORDER_FORTRAN) and its whole extent.
+ * Fills STRIDES (the caller's, NDIMS long) with the strides in bytes of the dimensions of an
+ * array of DIMS elements of EXTENT bytes (row-major for MPI_ORDER_C, column-major for
+ * MPI_ORDER_FORTRAN); returns the extent of the whole array.
  */
 static int dt_array_strides(int ndims, const int dims[], int order, MPI_Aint extent,
-                            MPI_Aint strides_out[], MPI_Aint *total_out)
+                            MPI_Aint strides[], MPI_Aint *total_out)
 {
     MPI_Aint s = extent;
 
     for (int k = 0; k < ndims; k++) {
         int d = order == MPI_ORDER_C ? ndims - 1 - k : k;
 
-        strides_out[d] = s;
+        strides[d] = s;
         if (__builtin_mul_overflow(s, (MPI_Aint)dims[d], &s)) {
             return COMM_ERR_BAD_PARAM;
         }
@@ -510,17 +519,19 @@ static int dt_array_strides(int ndims, const int dims[], int order, MPI_Aint ext
 
 /*
  * One dimension of a subarray or darray: the indices FIRST + k * PERIOD + i (i < BLOCK, below
- * EXTENT) of a dimension of STRIDE bytes, each one instance of INNER (INNER_SIZE bytes).
- * Replaces *INNER by the new node and adds the indices taken to *COUNT.
+ * EXTENT) of a dimension whose indices are STRIDE bytes apart, each one instance of INNER
+ * (COUNT instances of the old type so far).  Returns the node of the dimension (NULL when it
+ * holds no data) and the instances of the old type it holds.
  */
 static int dt_dimension(MPI_Count first, MPI_Count block, MPI_Count period, MPI_Count extent,
-                        MPI_Aint stride, struct comm_dt_node **inner, MPI_Count *count)
+                        MPI_Aint stride, struct comm_dt_node *inner, MPI_Count count,
+                        struct comm_dt_node **node_out, MPI_Count *count_out)
 {
     struct comm_dt_builder b;
-    struct comm_dt_node *node = NULL, *blocks = NULL;
-    MPI_Count nblocks = 0, nfull = 0, taken = 0, last_len = 0;
+    struct comm_dt_node *blocks = NULL;
+    MPI_Count nblocks = 0, nfull = 0, taken = 0, last_len = 0, last;
     MPI_Aint disp, step, last_disp;
-    int rc;
+    int rc = COMM_OK;
 
     if (first < extent) {
         nblocks = (extent - first + period - 1) / period;
@@ -528,38 +539,36 @@ static int dt_dimension(MPI_Count first, MPI_Count block, MPI_Count period, MPI_
         last_len = nblocks > nfull ? extent - (first + (nblocks - 1) * period) : 0;
         taken = nfull * block + last_len;
     }
-    if (taken == 0 || *inner == NULL) {
-        comm_dt_node_release(*inner);
-        *inner = NULL;
-        *count = 0;
+    if (taken == 0 || inner == NULL) {
+        *node_out = NULL;
+        *count_out = 0;
         return COMM_OK;
     }
+    last = first + (nblocks - 1) * period;
     if (__builtin_mul_overflow(first, stride, &disp) ||
         __builtin_mul_overflow(period, stride, &step) ||
-        __builtin_mul_overflow(first + (nblocks - 1) * period, stride, &last_disp) ||
-        __builtin_mul_overflow(*count, taken, count)) {
+        __builtin_mul_overflow(last, stride, &last_disp) ||
+        __builtin_mul_overflow(count, taken, &count)) {
         return COMM_ERR_BAD_PARAM;
     }
-    rc = COMM_OK;
     if (nfull > 0) {
         comm_dt_builder_init(&b);
-        comm_dt_builder_add(&b, 0, block, stride, (*inner)->size, *inner);
+        comm_dt_builder_add(&b, 0, block, stride, inner->size, inner);
         rc = comm_dt_builder_finish(&b, &blocks);
     }
     comm_dt_builder_init(&b);
-    if (rc < 0) {
-        b.status = rc;
-    }
+    b.status = rc;
     if (blocks != NULL) {
         comm_dt_builder_add(&b, disp, nfull, step, blocks->size, blocks);
     }
     if (last_len > 0) {
-        comm_dt_builder_add(&b, last_disp, last_len, stride, (*inner)->size, *inner);
+        comm_dt_builder_add(&b, last_disp, last_len, stride, inner->size, inner);
     }
-    rc = comm_dt_builder_finish(&b, &node);
+    rc = comm_dt_builder_finish(&b, node_out);
     comm_dt_node_release(blocks);
-    comm_dt_node_release(*inner);
-    *inner = rc == COMM_OK ? node : NULL;
+    if (rc == COMM_OK) {
+        *count_out = count;
+    }
     return rc;
 }
 
@@ -567,37 +576,42 @@ static int dt_dimension(MPI_Count first, MPI_Count block, MPI_Count period, MPI_
  * of the whole array (MPI-3.1, sections 4.1.3 and 4.1.4). */
 static int dt_layout_array(int ndims, const int dims[], const MPI_Count first[],
                            const MPI_Count block[], const MPI_Count period[], int order,
-                           struct comm_datatype *old, struct dt_layout *l)
+                           struct comm_datatype *old, struct dt_layout *layout_out)
 {
-    MPI_Aint *strides = malloc((size_t)ndims * sizeof(*strides)), total;
+    MPI_Aint *strides = malloc((size_t)ndims * sizeof(*strides)), total = 0;
+    struct dt_layout l;
     MPI_Count count = 1;
     int rc;
 
-    dt_layout_init(l);
     if (strides == NULL) {
         comm_log_error("datatype", "out of memory for an array type of %d dimensions", ndims);
         return COMM_ERR_NOMEM;
     }
-    l->basic = old->basic;
+    dt_layout_init(&l);
+    l.basic = old->basic;
     rc = dt_array_strides(ndims, dims, order, old->extent, strides, &total);
-    if (rc < 0) {
-        free(strides);
-        return rc;
-    }
     /* lb 0 and ub the end of the array, even for an old type of negative extent */
-    l->bounds = (struct dt_bounds){.set = true, .lb = 0, .ub = total};
-    l->desc = old->desc;
-    comm_dt_node_retain(l->desc);
+    l.bounds = (struct dt_bounds){.set = true, .lb = 0, .ub = total};
+    l.desc = old->desc;
+    comm_dt_node_retain(l.desc);
     for (int k = 0; k < ndims && rc == COMM_OK; k++) {
         int d = order == MPI_ORDER_C ? ndims - 1 - k : k;
+        struct comm_dt_node *node;
 
-        rc = dt_dimension(first[d], block[d], period[d], dims[d], strides[d], &l->desc, &count);
+        rc = dt_dimension(first[d], block[d], period[d], dims[d], strides[d], l.desc, count, &node,
+                          &count);
+        if (rc == COMM_OK) {
+            comm_dt_node_release(l.desc);
+            l.desc = node;
+        }
     }
     if (rc == COMM_OK) {
-        rc = dt_layout_count(l, count, old);
+        rc = dt_layout_count(&l, count, old);
     }
-    if (rc < 0) {
-        comm_dt_node_release(l->desc);
+    if (rc == COMM_OK) {
+        *layout_out = l;
+    } else {
+        comm_dt_node_release(l.desc);
     }
     free(strides);
     return rc;

@@ -282,25 +282,20 @@ static int dt_node_summarize(struct comm_dt_node *node)
 
 int comm_dt_builder_finish(struct comm_dt_builder *b, struct comm_dt_node **node_out)
 {
-    struct comm_dt_node *node;
+    struct comm_dt_node *node = NULL;
     struct comm_dt_entry *entries;
     int rc = b->status;
 
-    if (rc < 0) {
-        dt_builder_discard(b);
-        return rc;
-    }
-    if (b->n == 0) {
-        dt_builder_discard(b);
-        *node_out = NULL;
-        return COMM_OK;
+    if (rc < 0 || b->n == 0) {
+        goto out_discard;
     }
     node = malloc(sizeof(*node));
     if (node == NULL) {
         comm_log_error("datatype", "out of memory for a description node");
-        dt_builder_discard(b);
-        return COMM_ERR_NOMEM;
+        rc = COMM_ERR_NOMEM;
+        goto out_discard;
     }
+    /* the node takes the builder's entries, trimmed to size */
     entries = realloc(b->entries, (size_t)b->n * sizeof(*entries));
     node->refcount = 1;
     node->entries = entries != NULL ? entries : b->entries;
@@ -313,7 +308,8 @@ int comm_dt_builder_finish(struct comm_dt_builder *b, struct comm_dt_node **node
         comm_dt_builder_init(&flat);
         dt_flatten_into(&flat, node, 0);
         comm_dt_node_release(node);
-        return comm_dt_builder_finish(&flat, node_out);
+        node = NULL;
+        rc = comm_dt_builder_finish(&flat, &node);
     }
     if (rc < 0) {
         comm_dt_node_release(node);
@@ -321,4 +317,11 @@ int comm_dt_builder_finish(struct comm_dt_builder *b, struct comm_dt_node **node
     }
     *node_out = node;
     return COMM_OK;
+
+out_discard:
+    dt_builder_discard(b);
+    if (rc == COMM_OK) {
+        *node_out = NULL; /* no data */
+    }
+    return rc;
 }

@@ -11,7 +11,9 @@
  * binary-searches each node's packed prefix sums, so a fragment at any offset costs the depth
  * of the type, not its length.  Copies stay in one run as long as possible: the inner loop
  * copies every whole instance of a strided run that fits, with fixed-size copies for runs of
- * 1, 2, 4, 8 and 16 bytes, and a memcpy per run otherwise.
+ * 1, 2, 4, 8 and 16 bytes and a memcpy per run otherwise, and whole instances of a node made
+ * of runs only (an array of small structs) are copied by looping over the parent's instances,
+ * without touching the frames.
  */
 #include "config.h"
 
@@ -240,6 +242,40 @@ static inline void dt_copy(char *mem, char *stream, size_t n, bool unpack)
     }
 }
 
+/*
+ * The deepest node is a list of runs and the cursor is at the start of one of its instances:
+ * copies as many whole instances as LEN holds, walking the parent's loop directly instead of
+ * popping and pushing a frame per instance (arrays of small structs).  Returns the bytes.
+ */
+static inline __attribute__((always_inline)) size_t
+dt_copy_instances(struct comm_dt_cursor *c, char *stream, size_t len, bool unpack)
+{
+    struct comm_dt_frame *f = &c->stack[c->depth - 1], *parent = &c->stack[c->depth - 2];
+    const struct comm_dt_node *node = f->node;
+    const struct comm_dt_entry *pe = dt_entry(c, c->depth - 2);
+    size_t isize = (size_t)node->size;
+    MPI_Count k = pe->count - parent->index;
+    char *origin = f->origin;
+
+    if ((size_t)k > len / isize) {
+        k = (MPI_Count)(len / isize);
+    }
+    for (MPI_Count i = 0; i < k; i++, origin += pe->stride) {
+        for (MPI_Count j = 0; j < node->nentries; j++) {
+            const struct comm_dt_entry *e = &node->entries[j];
+
+            dt_copy_runs(origin + e->disp, e->stride, (size_t)e->size, e->count, stream, unpack);
+            stream += e->count * e->size;
+        }
+    }
+    /* stand on the last run of the last instance copied, and step past it */
+    parent->index += k - 1;
+    f->entry = node->nentries - 1;
+    f->index = node->entries[f->entry].count;
+    dt_advance(c);
+    return (size_t)k * isize;
+}
+
 /* Pack (UNPACK false) or unpack up to LEN bytes at the cursor; inlined into each direction so
  * the direction tests fold away. */
 static inline __attribute__((always_inline)) size_t
@@ -252,11 +288,23 @@ dt_cursor_copy(struct comm_dt_cursor *c, char *stream, size_t len, bool unpack)
     }
     while (len > 0) {
         struct comm_dt_frame *f = &c->stack[c->depth - 1];
-        const struct comm_dt_entry *e = dt_entry(c, c->depth - 1);
-        size_t size = (size_t)e->size, n;
-        char *p = dt_instance(c, c->depth - 1);
-        MPI_Count index = f->index, k;
+        const struct comm_dt_entry *e;
+        size_t size, n;
+        char *p;
+        MPI_Count index, k;
 
+        if (c->depth > 1 && c->done == 0 && f->entry == 0 && f->index == 0 && f->node->depth == 1 &&
+            len >= (size_t)f->node->size) {
+            n = dt_copy_instances(c, stream, len, unpack);
+            stream += n;
+            len -= n;
+            total += n;
+            continue;
+        }
+        e = dt_entry(c, c->depth - 1);
+        size = (size_t)e->size;
+        p = dt_instance(c, c->depth - 1);
+        index = f->index;
         if (c->done > 0 || len < size) {
             n = size - (size_t)c->done;
             n = n < len ? n : len;
@@ -276,11 +324,7 @@ dt_cursor_copy(struct comm_dt_cursor *c, char *stream, size_t len, bool unpack)
         if ((size_t)k > len / size) {
             k = (MPI_Count)(len / size);
         }
-        if (k == 1) {
-            dt_copy(p, stream, size, unpack);
-        } else if (k > 1) {
-            dt_copy_runs(p, e->stride, size, k, stream, unpack);
-        }
+        dt_copy_runs(p, e->stride, size, k, stream, unpack);
         n = (size_t)k * size;
         stream += n;
         len -= n;

@@ -37,8 +37,8 @@ static int api_type(const char *func, const char *arg, MPI_Datatype handle,
 
 /* The start of every constructor: running, a valid OLDTYPE (unless NULL is passed for it) and
  * somewhere to put the new handle. */
-static int api_enter_constructor(const char *func, MPI_Datatype oldtype,
-                                 struct comm_datatype **old_out, MPI_Datatype *newtype)
+static int api_enter_constructor(const char *func, MPI_Datatype oldtype, MPI_Datatype *newtype,
+                                 struct comm_datatype **old_out)
 {
     int err = comm_api_check_running(func);
 
@@ -59,8 +59,8 @@ static int api_created(const char *func, int rc, struct comm_datatype *dt, MPI_D
 {
     if (rc == COMM_ERR_BAD_PARAM) {
         return comm_api_error(NULL, MPI_ERR_ARG,
-                              "%s: the new datatype's size, extent or "
-                              "displacements do not fit in 64 bits",
+                              "%s: the new datatype is too large (its size, extent or "
+                              "displacements overflow 64 bits)",
                               func);
     }
     if (rc < 0) {
@@ -112,9 +112,9 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static const char func[] = "MPI_Type_contiguous";
     struct comm_datatype *old, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, oldtype, newtype, &old);
     if (err == MPI_SUCCESS) {
         err = api_check_count(func, count);
     }
@@ -131,9 +131,9 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
 {
     static const char func[] = "MPI_Type_vector";
     struct comm_datatype *old, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, oldtype, newtype, &old);
     if (err == MPI_SUCCESS) {
         err = api_check_count(func, count);
     }
@@ -153,9 +153,9 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
 {
     static const char func[] = "MPI_Type_create_hvector";
     struct comm_datatype *old, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, oldtype, newtype, &old);
     if (err == MPI_SUCCESS) {
         err = api_check_count(func, count);
     }
@@ -176,9 +176,9 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
 {
     static const char func[] = "MPI_Type_indexed";
     struct comm_datatype *old, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, oldtype, newtype, &old);
     if (err == MPI_SUCCESS) {
         err = api_check_count(func, count);
     }
@@ -203,9 +203,9 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
 {
     static const char func[] = "MPI_Type_create_hindexed";
     struct comm_datatype *old, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, oldtype, newtype, &old);
     if (err == MPI_SUCCESS) {
         err = api_check_count(func, count);
     }
@@ -229,9 +229,9 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
 {
     static const char func[] = "MPI_Type_create_indexed_block";
     struct comm_datatype *old, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, oldtype, newtype, &old);
     if (err == MPI_SUCCESS) {
         err = api_check_count(func, count);
     }
@@ -255,9 +255,9 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
 {
     static const char func[] = "MPI_Type_create_hindexed_block";
     struct comm_datatype *old, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, oldtype, newtype, &old);
     if (err == MPI_SUCCESS) {
         err = api_check_count(func, count);
     }
@@ -281,9 +281,9 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
 {
     static const char func[] = "MPI_Type_create_struct";
     struct comm_datatype **types = NULL, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, MPI_DATATYPE_NULL, NULL, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, MPI_DATATYPE_NULL, newtype, NULL);
     if (err == MPI_SUCCESS) {
         err = api_check_count(func, count);
     }
@@ -304,11 +304,12 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
     }
     for (int i = 0; i < count && err == MPI_SUCCESS; i++) {
         types[i] = comm_datatype_lookup(array_of_types[i]);
-        if (types[i] == NULL) {
-            err = comm_api_error(
-                NULL, MPI_ERR_TYPE, "%s: invalid array_of_types[%d] %s%#lx", func, i,
-                array_of_types[i] == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL " : "handle ",
-                (unsigned long)(uintptr_t)array_of_types[i]);
+        if (types[i] == NULL && array_of_types[i] == MPI_DATATYPE_NULL) {
+            err = comm_api_error(NULL, MPI_ERR_TYPE, "%s: array_of_types[%d] is MPI_DATATYPE_NULL",
+                                 func, i);
+        } else if (types[i] == NULL) {
+            err = comm_api_error(NULL, MPI_ERR_TYPE, "%s: invalid array_of_types[%d] handle %#lx",
+                                 func, i, (unsigned long)(uintptr_t)array_of_types[i]);
         }
     }
     if (err == MPI_SUCCESS) {
@@ -345,9 +346,9 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
 {
     static const char func[] = "MPI_Type_create_subarray";
     struct comm_datatype *old, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, oldtype, newtype, &old);
     if (err == MPI_SUCCESS) {
         err = api_check_ndims(func, ndims);
     }
@@ -439,7 +440,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
     struct comm_datatype *old, *dt = NULL;
     int rc;
     long long nprocs = 1;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err = api_enter_constructor(func, oldtype, newtype, &old);
 
     if (err == MPI_SUCCESS && size <= 0) {
         err = comm_api_error(NULL, MPI_ERR_ARG, "%s: invalid size %d", func, size);
@@ -492,9 +493,9 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 {
     static const char func[] = "MPI_Type_create_resized";
     struct comm_datatype *old, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, oldtype, newtype, &old);
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -507,9 +508,9 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static const char func[] = "MPI_Type_dup";
     struct comm_datatype *old, *dt = NULL;
-    int rc;
-    int err = api_enter_constructor(func, oldtype, &old, newtype);
+    int err, rc;
 
+    err = api_enter_constructor(func, oldtype, newtype, &old);
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -779,12 +780,11 @@ COMM_API_ALIAS(MPI_Type_get_contents);
 
 /*
  * The common checks of MPI_Pack and MPI_Unpack: COUNT elements of DATATYPE move between memory
- * and SIZE bytes of packed buffer at *POSITION.  Sets the communicator, the type and the bytes.
+ * and the packed buffer PACKED of SIZE bytes, at *POSITION.  Sets the type and the bytes.
  */
-static int api_enter_pack(const char *func, MPI_Comm comm, int count, MPI_Datatype datatype,
-                          const char *size_arg, int size, const void *packed, const int *position,
-                          struct comm_communicator **comm_out, struct comm_datatype **dt_out,
-                          MPI_Count *bytes_out)
+static int api_enter_pack(const char *func, MPI_Comm comm, const char *count_arg, int count,
+                          MPI_Datatype datatype, const char *size_arg, int size, const void *packed,
+                          const int *position, struct comm_datatype **dt_out, MPI_Count *bytes_out)
 {
     struct comm_communicator *c;
     struct comm_datatype *dt;
@@ -795,7 +795,7 @@ static int api_enter_pack(const char *func, MPI_Comm comm, int count, MPI_Dataty
         return err;
     }
     if (count < 0) {
-        return comm_api_error(c, MPI_ERR_COUNT, "%s: invalid count %d", func, count);
+        return comm_api_error(c, MPI_ERR_COUNT, "%s: invalid %s %d", func, count_arg, count);
     }
     if (size < 0) {
         return comm_api_error(c, MPI_ERR_ARG, "%s: invalid %s %d", func, size_arg, size);
@@ -819,7 +819,6 @@ static int api_enter_pack(const char *func, MPI_Comm comm, int count, MPI_Dataty
     if (bytes > 0 && packed == NULL) {
         return comm_api_error(c, MPI_ERR_BUFFER, "%s: the packed buffer is NULL", func);
     }
-    *comm_out = c;
     *dt_out = dt;
     *bytes_out = bytes;
     return MPI_SUCCESS;
@@ -828,11 +827,10 @@ static int api_enter_pack(const char *func, MPI_Comm comm, int count, MPI_Dataty
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
               int *position, MPI_Comm comm)
 {
-    struct comm_communicator *c;
     struct comm_datatype *dt;
     MPI_Count bytes;
-    int err = api_enter_pack("MPI_Pack", comm, incount, datatype, "outsize", outsize, outbuf,
-                             position, &c, &dt, &bytes);
+    int err = api_enter_pack("MPI_Pack", comm, "incount", incount, datatype, "outsize", outsize,
+                             outbuf, position, &dt, &bytes);
 
     if (err != MPI_SUCCESS) {
         return err;
@@ -848,11 +846,10 @@ COMM_API_ALIAS(MPI_Pack);
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                 MPI_Datatype datatype, MPI_Comm comm)
 {
-    struct comm_communicator *c;
     struct comm_datatype *dt;
     MPI_Count bytes;
-    int err = api_enter_pack("MPI_Unpack", comm, outcount, datatype, "insize", insize, inbuf,
-                             position, &c, &dt, &bytes);
+    int err = api_enter_pack("MPI_Unpack", comm, "outcount", outcount, datatype, "insize", insize,
+                             inbuf, position, &dt, &bytes);
 
     if (err != MPI_SUCCESS) {
         return err;

@@ -91,7 +91,7 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
                               "%lld", (long long)count);
     }
     basic = comm_datatype_lookup(dt->basic);
-    if (basic != NULL && dt->basic != MPI_DATATYPE_NULL) {
+    if (basic != NULL && dt->basic != MPI_DATATYPE_NULL && basic->nelements == 1) {
         comm_status_set_bytes(status, count * basic->size);
     } else if (dt->nelements > 0 && count % dt->nelements == 0) {
         comm_status_set_bytes(status, count / dt->nelements * dt->size);

@@ -732,7 +732,7 @@ START_TEST(predefined_types_have_c_sizes_names_and_one_element)
         ck_assert_int_eq(MPI_Type_get_envelope(b->type, &ni, &na, &nd, &combiner), MPI_SUCCESS);
         ck_assert_int_eq(combiner, MPI_COMBINER_NAMED);
         ck_assert_int_eq(ni + na + nd, 0);
-        check_roundtrip(b->type, 5);
+        check_roundtrip(b->type, 37);
     }
     ck_assert_ptr_null(comm_datatype_lookup(MPI_DATATYPE_NULL));
     ck_assert_ptr_null(comm_datatype_lookup((MPI_Datatype)0x23b));
@@ -831,6 +831,30 @@ START_TEST(vector_strides_in_extents_and_may_go_backwards)
     ck_assert_int_eq(MPI_Type_vector(2, 3, 1, MPI_CHAR, &t), MPI_SUCCESS); /* overlapping */
     check_bounds(t, 6, 0, 4, 0, 4);
     ck_assert_int_eq(MPI_Type_free(&t), MPI_SUCCESS);
+}
+END_TEST
+
+/* Runs of 1, 2, 4, 8, 16 bytes and others, strided: the fixed-size copy loops. */
+START_TEST(strided_runs_of_every_size_pack_like_the_reference)
+{
+    static const MPI_Datatype types[] = {MPI_CHAR,   MPI_SHORT,       MPI_FLOAT,
+                                         MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_DOUBLE_INT,
+                                         MPI_2INT,   MPI_C_LONG_DOUBLE_COMPLEX};
+
+    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+        MPI_Aint ext = ref_extent(types[i]);
+        MPI_Count size;
+        MPI_Datatype t;
+
+        ck_assert_int_eq(MPI_Type_size_x(types[i], &size), MPI_SUCCESS);
+        ck_assert_int_eq(MPI_Type_vector(9, 1, 3, types[i], &t), MPI_SUCCESS);
+        check_bounds(t, 9 * size, 0, 25 * ext, 0, 24 * ext + engine(types[i])->true_extent);
+        check_roundtrip(t, 2);
+        ck_assert_int_eq(MPI_Type_free(&t), MPI_SUCCESS);
+        ck_assert_int_eq(MPI_Type_vector(9, 1, -2, types[i], &t), MPI_SUCCESS);
+        check_roundtrip(t, 2);
+        ck_assert_int_eq(MPI_Type_free(&t), MPI_SUCCESS);
+    }
 }
 END_TEST
 
@@ -1190,6 +1214,23 @@ START_TEST(descriptions_merge_runs_and_regular_blocks)
     ck_assert_int_eq(dt->desc->nentries, 1);
     ck_assert_int_eq(dt->desc->entries[0].count, 10);
     ck_assert_int_eq(dt->desc->entries[0].stride, 8);
+    ck_assert_int_eq(MPI_Type_free(&b), MPI_SUCCESS);
+
+    /* blocks of 1, 3 and 1 strided ints that continue one another: one loop of 5; the same
+     * blocks out of step stay apart */
+    ck_assert_int_eq(MPI_Type_create_hindexed(3, (const int[]){1, 3, 1},
+                                              (const MPI_Aint[]){0, 8, 32}, a, &b),
+                     MPI_SUCCESS);
+    dt = engine(b);
+    ck_assert_int_eq(dt->desc->nentries, 1);
+    ck_assert_int_eq(dt->desc->entries[0].count, 5);
+    check_roundtrip(b, 2);
+    ck_assert_int_eq(MPI_Type_free(&b), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_create_hindexed(3, (const int[]){1, 3, 2},
+                                              (const MPI_Aint[]){0, 100, 4}, a, &b),
+                     MPI_SUCCESS);
+    ck_assert_int_eq(engine(b)->desc->nentries, 3);
+    check_roundtrip(b, 2);
     ck_assert_int_eq(MPI_Type_free(&b), MPI_SUCCESS);
     ck_assert_int_eq(MPI_Type_free(&a), MPI_SUCCESS);
 }
@@ -1689,12 +1730,13 @@ int main(void)
     Suite *s = suite_create("datatype");
     TCase *tc = tcase_create("datatype");
 
-    tcase_set_timeout(tc, 30);
+    tcase_set_timeout(tc, 10);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, predefined_types_have_c_sizes_names_and_one_element);
     tcase_add_test(tc, pair_types_follow_c_struct_layout);
     tcase_add_test(tc, contiguous_has_the_bounds_of_its_elements);
     tcase_add_test(tc, vector_strides_in_extents_and_may_go_backwards);
+    tcase_add_test(tc, strided_runs_of_every_size_pack_like_the_reference);
     tcase_add_test(tc, hvector_strides_in_bytes);
     tcase_add_test(tc, indexed_ignores_empty_blocks_for_bounds);
     tcase_add_test(tc, hindexed_takes_byte_displacements);
