@@ -10,6 +10,36 @@
 
 #include <stdlib.h>
 
+/* Records for small messages are reused: a flood of unexpected eager messages would
+ * otherwise cost a malloc and a free each.  Guarded by the progress lock. */
+enum { MATCH_SMALL_PAYLOAD = 256, MATCH_CACHE_MAX = 1024 };
+static struct comm_unexpected *match_cache;
+static size_t match_cached;
+
+struct comm_unexpected *comm_match_unexpected_alloc(size_t payload)
+{
+    struct comm_unexpected *u;
+
+    if (payload <= MATCH_SMALL_PAYLOAD && match_cache != NULL) {
+        u = match_cache;
+        match_cache = u->next;
+        match_cached--;
+        return u;
+    }
+    return malloc(sizeof(*u) + (payload <= MATCH_SMALL_PAYLOAD ? MATCH_SMALL_PAYLOAD : payload));
+}
+
+void comm_match_unexpected_free(struct comm_unexpected *u)
+{
+    if (u->data_len <= MATCH_SMALL_PAYLOAD && match_cached < MATCH_CACHE_MAX) {
+        u->next = match_cache;
+        match_cache = u;
+        match_cached++;
+        return;
+    }
+    free(u);
+}
+
 bool comm_match_accepts(int want_src, int want_tag, int src, int tag)
 {
     return (want_src == MPI_ANY_SOURCE || want_src == src) &&
@@ -110,7 +140,7 @@ size_t comm_match_drain(struct comm_match_queues *q)
         struct comm_unexpected *u = q->unexpected_head;
 
         q->unexpected_head = u->next;
-        free(u);
+        comm_match_unexpected_free(u);
         n++;
     }
     q->unexpected_tail = NULL;

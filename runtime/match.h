@@ -66,6 +66,13 @@ bool comm_match_unpost(struct comm_match_queues *q, struct comm_posted *p);
 /* The oldest posted receive accepting (src, tag), removed from the queue; NULL if none. */
 struct comm_posted *comm_match_take_posted(struct comm_match_queues *q, int src, int tag);
 
+/* A message record with room for PAYLOAD bytes; small ones come from a cache.  NULL when out
+ * of memory. */
+struct comm_unexpected *comm_match_unexpected_alloc(size_t payload);
+
+/* Gives a record back. */
+void comm_match_unexpected_free(struct comm_unexpected *u);
+
 /* Appends a message to the unexpected queue. */
 void comm_match_add_unexpected(struct comm_match_queues *q, struct comm_unexpected *u);
 

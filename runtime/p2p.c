@@ -489,7 +489,7 @@ static void p2p_on_match_frag(long peer, const void *data, size_t len)
         p2p_deliver(req, &a);
         return;
     }
-    u = malloc(sizeof(*u) + payload);
+    u = comm_match_unexpected_alloc(payload);
     if (u == NULL) {
         comm_log_error("runtime", "out of memory keeping a %zu-byte unexpected message from "
                        "rank %ld", payload, peer);
@@ -572,7 +572,7 @@ int comm_p2p_start_recv(struct comm_request *req)
     if (u != NULL) {
         p2p_arrival_of(u, &a);
         p2p_deliver(req, &a);
-        free(u);
+        comm_match_unexpected_free(u);
         return COMM_OK;
     }
     req->state = COMM_REQUEST_QUEUED;
@@ -593,7 +593,7 @@ int comm_p2p_start_mrecv(struct comm_request *req, struct comm_unexpected *msg)
     comm_status_set_empty(&req->status);
     p2p_arrival_of(msg, &a);
     p2p_deliver(req, &a);
-    free(msg);
+    comm_match_unexpected_free(msg);
     return COMM_OK;
 }
 

@@ -12,14 +12,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Freed requests kept for reuse: nonblocking calls at high message rates would otherwise
+ * spend their time in malloc.  Guarded by the progress lock. */
+enum { REQUEST_CACHE_MAX = 1024 };
+static struct comm_request *request_cache;
+static size_t request_cached;
+
 struct comm_request *comm_request_alloc(enum comm_request_kind kind)
 {
-    struct comm_request *req = calloc(1, sizeof(*req));
+    struct comm_request *req = request_cache;
 
     if (req != NULL) {
-        req->kind = kind;
-        req->state = COMM_REQUEST_INACTIVE;
+        request_cache = req->queue_next;
+        request_cached--;
+        memset(req, 0, sizeof(*req));
+    } else {
+        req = calloc(1, sizeof(*req));
+        if (req == NULL) {
+            return NULL;
+        }
     }
+    req->kind = kind;
+    req->state = COMM_REQUEST_INACTIVE;
     return req;
 }
 
@@ -29,6 +43,12 @@ void comm_request_free(struct comm_request *req)
         comm_datatype_release(req->dt);
     }
     free(req->bounce);
+    if (request_cached < REQUEST_CACHE_MAX) {
+        req->queue_next = request_cache;
+        request_cache = req;
+        request_cached++;
+        return;
+    }
     free(req);
 }
 
