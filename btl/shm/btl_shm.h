@@ -8,11 +8,13 @@
  * crash leaves at most that one file, which the launcher removes.  The segment holds one ring
  * per local peer: ring i carries fragments from local rank i to the owner.
  *
- * A ring is a single-producer single-consumer array of cells.  Each cell starts with a
- * sequence word: cell k of lap L is free for the sender when seq == L*ncells + k, full for the
- * receiver when seq == that + 1, and the receiver frees it by storing the next lap's value.
- * No shared head or tail: a small fragment costs one cache line moving from sender to receiver
- * and back.  Each side keeps its own counter in private memory.
+ * A ring is a single-producer single-consumer array of cells behind one cache line holding
+ * the receiver's count of fragments consumed.  Each cell starts with a sequence word: the
+ * sender fills cell n mod ncells and publishes it by storing 2*lap+1 (lap = n / ncells); the
+ * receiver waits for that value and never writes the cell.  The sender knows a cell is free
+ * from the consumed count, which it reads only when its cached copy says the ring may be
+ * full.  So a small fragment costs one cache line moving from sender to receiver, and the
+ * count's line moves back once per ring's worth of fragments.
  *
  * Large messages are read by the receiver straight from the sender's memory with
  * process_vm_readv (CMA), one copy.  When CMA is refused (or COMM_SHM_CMA=0), the runtime
@@ -33,6 +35,7 @@ enum {
     BTL_SHM_MAGIC = 0x636f6d6d73686d31, /* "commshm1" */
     BTL_SHM_CELL_HEADER = 16,
     BTL_SHM_CACHE_LINE = 64,
+    BTL_SHM_RING_HEADER = 64, /* the consumed count, alone in its cache line */
 };
 
 /* One cell: the sequence word, the fragment's length, then the fragment. */
@@ -58,6 +61,7 @@ struct btl_shm_endpoint {
     struct comm_btl_endpoint base;
     char *ring;     /* the ring for us in the peer's segment */
     uint64_t tail;  /* next cell to fill; private */
+    uint64_t consumed; /* the receiver's consumed count as last read; private */
     pid_t pid;
     bool cma;       /* process_vm_readv works on this peer */
     void *mapping;  /* the peer's whole segment */
@@ -88,6 +92,12 @@ extern const struct comm_setting_table comm_btl_shm_settings;
 
 /* The ring carrying fragments from local rank SENDER into SEGMENT. */
 char *comm_btl_shm_ring(struct btl_shm_segment_header *segment, long sender);
+
+/* The receiver's count of fragments consumed from a ring. */
+static inline _Atomic uint64_t *comm_btl_shm_consumed(char *ring)
+{
+    return (_Atomic uint64_t *)ring;
+}
 
 /* The cell of a ring for counter value N. */
 struct btl_shm_cell *comm_btl_shm_cell(char *ring, uint64_t ncells, uint64_t cell_size,

@@ -79,13 +79,13 @@ static int shm_check_power_of_two(const char *value, char *expected_out, size_t 
 char *comm_btl_shm_ring(struct btl_shm_segment_header *segment, long sender)
 {
     return (char *)segment + segment->ring_offset +
-           (size_t)sender * segment->ncells * segment->cell_size;
+           (size_t)sender * (BTL_SHM_RING_HEADER + segment->ncells * segment->cell_size);
 }
 
 struct btl_shm_cell *comm_btl_shm_cell(char *ring, uint64_t ncells, uint64_t cell_size,
                                        uint64_t n)
 {
-    return (struct btl_shm_cell *)(ring + (n & (ncells - 1)) * cell_size);
+    return (struct btl_shm_cell *)(ring + BTL_SHM_RING_HEADER + (n & (ncells - 1)) * cell_size);
 }
 
 static void shm_segment_name(char *out, size_t len, const char *nspace, long rank)
@@ -168,7 +168,7 @@ static int btl_shm_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     }
     snprintf(m->nspace, sizeof(m->nspace), "%s", self->nspace);
     shm_segment_name(m->name, sizeof(m->name), self->nspace, self->rank);
-    len = 4096 + (size_t)self->local_size * m->ncells * m->cell_size;
+    len = 4096 + (size_t)self->local_size * (BTL_SHM_RING_HEADER + m->ncells * m->cell_size);
     fd = shm_open(m->name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
     if (fd < 0) {
         comm_log_error("btl_shm", "cannot create shared memory /dev/shm%s: %s", m->name,
@@ -256,7 +256,8 @@ static int btl_shm_connect(struct comm_btl_module *module, const struct comm_btl
             (uint64_t)BTL_SHM_MAGIC ||
         h->nrings != (uint64_t)m->local_size || h->ncells != m->ncells ||
         h->cell_size != m->cell_size ||
-        h->ring_offset + h->nrings * h->ncells * h->cell_size > (uint64_t)st.st_size) {
+        h->ring_offset + h->nrings * (BTL_SHM_RING_HEADER + h->ncells * h->cell_size) >
+            (uint64_t)st.st_size) {
         comm_log_error("btl_shm", "the shared memory of rank %ld does not match this rank's "
                        "(different COMM_SHM_* settings on the two ranks?)", peer->rank);
         munmap(h, (size_t)st.st_size);

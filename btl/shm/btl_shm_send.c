@@ -14,17 +14,18 @@ int comm_btl_shm_reserve(struct comm_btl_endpoint *base, size_t len, void **slot
 {
     struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
     struct btl_shm_module *m = (struct btl_shm_module *)base->module;
-    struct btl_shm_cell *cell = comm_btl_shm_cell(ep->ring, m->ncells, m->cell_size, ep->tail);
-    uint64_t lap = ep->tail / m->ncells;
-
     if (len > m->base.max_fragment) {
         return COMM_ERR_BAD_PARAM;
     }
-    /* Free for this lap when the receiver has released the previous lap's fragment. */
-    if (atomic_load_explicit(&cell->seq, memory_order_acquire) != 2 * lap) {
-        return COMM_AGAIN;
+    /* Read the receiver's count only when the ring may be full. */
+    if (ep->tail - ep->consumed >= m->ncells) {
+        ep->consumed = atomic_load_explicit(comm_btl_shm_consumed(ep->ring),
+                                            memory_order_acquire);
+        if (ep->tail - ep->consumed >= m->ncells) {
+            return COMM_AGAIN;
+        }
     }
-    *slot_out = cell->data;
+    *slot_out = comm_btl_shm_cell(ep->ring, m->ncells, m->cell_size, ep->tail)->data;
     return COMM_OK;
 }
 
@@ -65,14 +66,15 @@ int comm_btl_shm_progress(struct comm_btl_module *module)
 
     for (long s = 0; s < m->local_size; s++) {
         char *ring;
+        uint64_t head = m->heads[s], first = head;
 
         if (s == m->my_local) {
             continue;
         }
         ring = comm_btl_shm_ring(m->segment, s);
-        /* A bounded batch per ring, so one busy sender cannot starve the others. */
-        for (int batch = 0; batch < 16; batch++) {
-            uint64_t head = m->heads[s];
+        /* A bounded batch per ring, so one busy sender cannot starve the others; the
+         * consumed count is published once per batch. */
+        for (int batch = 0; batch < 32; batch++) {
             uint64_t lap = head / m->ncells;
             struct btl_shm_cell *cell = comm_btl_shm_cell(ring, m->ncells, m->cell_size, head);
 
@@ -80,9 +82,12 @@ int comm_btl_shm_progress(struct comm_btl_module *module)
                 break;
             }
             m->recv(m->local_peers[s], cell->data, cell->len);
-            atomic_store_explicit(&cell->seq, 2 * lap + 2, memory_order_release);
-            m->heads[s] = head + 1;
+            head++;
+            m->heads[s] = head;
             delivered++;
+        }
+        if (head != first) {
+            atomic_store_explicit(comm_btl_shm_consumed(ring), head, memory_order_release);
         }
     }
     return delivered;
