@@ -202,6 +202,10 @@ static int btl_shm_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
                           memory_order_release);
     m->segment = h;
     m->segment_len = len;
+    if (!m->cma_allowed) {
+        comm_log_info("btl_shm", "large messages are copied through the rings "
+                      "(COMM_SHM_CMA=0)");
+    }
     *module_out = &m->base;
     return COMM_OK;
 out_unlink:

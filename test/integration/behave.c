@@ -20,6 +20,8 @@
  *   inquiry                  versions, Wtime/Wtick, Initialized/Finalized
  *   calls-after-finalize     MPI_Comm_rank after MPI_Finalize
  *   shm-leak                 every rank creates /dev/shm/<job>.test.<rank>; rank 0 is killed
+ *   nodump                   ranks forbid being read (PR_SET_DUMPABLE 0) before MPI_Init, then
+ *                            ranks 0 and 1 swap 1 MiB messages and check them
  *
  * "The others wait" means they sleep for a minute: the test passes only if comm-run stops
  * them long before that.  Prints "FAIL: ..." and exits 1 when a check fails.
@@ -29,6 +31,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -196,6 +199,9 @@ int main(int argc, char **argv)
         check_inquiry(argc, argv);
         return 0;
     }
+    if (strcmp(action, "nodump") == 0) {
+        prctl(PR_SET_DUMPABLE, 0);
+    }
     start(argc, argv);
     if (strcmp(action, "hello") == 0) {
         char host[MPI_MAX_PROCESSOR_NAME];
@@ -269,6 +275,22 @@ int main(int argc, char **argv)
         MPI_Comm_rank(MPI_COMM_WORLD, &r);
         printf("FAIL: rank %d survived a call after MPI_Finalize\n", rank);
         return 1;
+    } else if (strcmp(action, "nodump") == 0) {
+        enum { N = 1 << 20 };
+        static unsigned char out[N], in[N];
+        int peer = rank ^ 1;
+
+        for (int i = 0; i < N; i++) {
+            out[i] = (unsigned char)(i * 31 + rank);
+        }
+        if (peer < size) {
+            MPI_Sendrecv(out, N, MPI_BYTE, peer, 7, in, N, MPI_BYTE, peer, 7, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+            for (int i = 0; i < N; i++) {
+                CHECK(in[i] == (unsigned char)(i * 31 + peer));
+            }
+        }
+        printf("nodump %d: ok\n", rank);
     } else if (strcmp(action, "shm-leak") == 0) {
         const char *job = getenv("PMIX_NAMESPACE");
         char path[512];
