@@ -16,11 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__) && !defined(__clang__)
-/* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which gcc takes for a too-small array. */
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-
 enum {
     TAG_RING = 1,
     TAG_PAIRS = 100, /* plus the shift */
@@ -37,37 +32,7 @@ enum {
 static const char *prog = "p2p_basic";
 static int rank, size, next, prev;
 
-#if defined(__GNUC__)
-static void fail(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#endif
-
-static void fail(int line, const char *fmt, ...)
-{
-    char what[512];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    printf("FAIL: %s rank %d: %s (line %d)\n", prog, rank, what, line);
-    fflush(stdout);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fail(__LINE__, "check failed: %s", #cond);                                             \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_MPI(call)                                                                            \
-    do {                                                                                           \
-        int rc_ = (call);                                                                          \
-        if (rc_ != MPI_SUCCESS) {                                                                  \
-            fail(__LINE__, "%s returned %d", #call, rc_);                                          \
-        }                                                                                          \
-    } while (0)
+#include "p2p_check.h"
 
 static int value(int src, int dst, int i)
 {

@@ -20,11 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__GNUC__) && !defined(__clang__)
-/* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which gcc takes for a too-small array. */
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-
 enum {
     K = 10,            /* messages to the next rank per round */
     SELF = 3,          /* messages to oneself per round */
@@ -38,37 +33,7 @@ static const char *prog = "p2p_bsend";
 static int rank, size, next, prev;
 static const int counts[K] = {0, 1, 10, 100, 1000, 16384, 3, 500, 2000, 7};
 
-#if defined(__GNUC__)
-static void fail(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#endif
-
-static void fail(int line, const char *fmt, ...)
-{
-    char what[512];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    printf("FAIL: %s rank %d: %s (line %d)\n", prog, rank, what, line);
-    fflush(stdout);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fail(__LINE__, "check failed: %s", #cond);                                             \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_MPI(call)                                                                            \
-    do {                                                                                           \
-        int rc_ = (call);                                                                          \
-        if (rc_ != MPI_SUCCESS) {                                                                  \
-            fail(__LINE__, "%s returned %d", #call, rc_);                                          \
-        }                                                                                          \
-    } while (0)
+#include "p2p_check.h"
 
 static int value(int src, int round, int k, int i)
 {

@@ -22,11 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__) && !defined(__clang__)
-/* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which gcc takes for a too-small array. */
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-
 enum {
     BLOCK = 1024, /* elements per block of the vector type; the stride is twice that */
     TAG_DATA = 1,
@@ -38,37 +33,7 @@ static const char *prog = "p2p_large";
 static int rank, size;
 static const uint64_t SENTINEL = 0xdeadbeefcafef00dULL;
 
-#if defined(__GNUC__)
-static void fail(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#endif
-
-static void fail(int line, const char *fmt, ...)
-{
-    char what[512];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    printf("FAIL: %s rank %d: %s (line %d)\n", prog, rank, what, line);
-    fflush(stdout);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fail(__LINE__, "check failed: %s", #cond);                                             \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_MPI(call)                                                                            \
-    do {                                                                                           \
-        int rc_ = (call);                                                                          \
-        if (rc_ != MPI_SUCCESS) {                                                                  \
-            fail(__LINE__, "%s returned %d", #call, rc_);                                          \
-        }                                                                                          \
-    } while (0)
+#include "p2p_check.h"
 
 static uint64_t value(int src, int round, size_t i)
 {

@@ -25,11 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__) && !defined(__clang__)
-/* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which gcc takes for a too-small array. */
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-
 enum {
     NTAGS = 4, /* data tags are 1 to NTAGS */
     TAG_COUNT = 100,
@@ -82,37 +77,7 @@ static unsigned char *sbufs[MAX_SENDS];
 static int *sent_to, *seq_out, *expect_seq, *got_from, *count_from;
 static long nreceived, nbytes, nsent;
 
-#if defined(__GNUC__)
-static void fail(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#endif
-
-static void fail(int line, const char *fmt, ...)
-{
-    char what[512];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    printf("FAIL: %s rank %d: %s (line %d)\n", prog, rank, what, line);
-    fflush(stdout);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fail(__LINE__, "check failed: %s", #cond);                                             \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_MPI(call)                                                                            \
-    do {                                                                                           \
-        int rc_ = (call);                                                                          \
-        if (rc_ != MPI_SUCCESS) {                                                                  \
-            fail(__LINE__, "%s returned %d", #call, rc_);                                          \
-        }                                                                                          \
-    } while (0)
+#include "p2p_check.h"
 
 static uint64_t next_random(void)
 {

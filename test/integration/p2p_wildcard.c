@@ -19,11 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__) && !defined(__clang__)
-/* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which gcc takes for a too-small array. */
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-
 enum {
     TAG_ROOT = 100,    /* plus the root */
     TAG_FULL_A = 200,  /* plus the sender */
@@ -41,37 +36,7 @@ static const char *prog = "p2p_wildcard";
 static int rank, size, next, prev;
 static int big = 300000;
 
-#if defined(__GNUC__)
-static void fail(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#endif
-
-static void fail(int line, const char *fmt, ...)
-{
-    char what[512];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    printf("FAIL: %s rank %d: %s (line %d)\n", prog, rank, what, line);
-    fflush(stdout);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fail(__LINE__, "check failed: %s", #cond);                                             \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_MPI(call)                                                                            \
-    do {                                                                                           \
-        int rc_ = (call);                                                                          \
-        if (rc_ != MPI_SUCCESS) {                                                                  \
-            fail(__LINE__, "%s returned %d", #call, rc_);                                          \
-        }                                                                                          \
-    } while (0)
+#include "p2p_check.h"
 
 static void check_status(const MPI_Status *st, int source, int tag, int count, int line)
 {
