@@ -1,17 +1,101 @@
 /*
- * coll.h - the contract of collective algorithms (no algorithm exists yet).
+ * coll.h - the contract of collective algorithms.
  *
- * Layer: coll, between the runtime API (which calls collectives through a communicator's
- * table) and the runtime core (point-to-point, which the algorithms use).
+ * Layer: coll, between the runtime API (which calls collectives) and the runtime core
+ * (point-to-point, which the algorithms use through the helpers below).
+ * Must not: be named by the runtime core; touch the user's point-to-point traffic.
  *
- * Contract, for the algorithms to come:
- * - one algorithm per file, coll/<op>/<op>_<algorithm>.c, a plain function with the common
- *   signature of its operation, registered in coll/<op>/<op>.c with its name and restrictions;
- * - the selector fills a communicator's table when the communicator is created, per topology
- *   level and message size; COMM_COLL_<OP>=<name> forces an algorithm;
- * - the runtime core never names coll/; it calls through that table.
+ * One algorithm per file, coll/<op>/<op>_<algorithm>.c: a plain function with the common
+ * signature of its operation.  coll/<op>/<op>.c registers every algorithm of the operation
+ * with its name and restrictions, and selects one per call from the communicator's size, the
+ * message size and the operation; COMM_COLL_<OP>=<name> forces one (refused, with the reason,
+ * when its restrictions do not hold).  Every algorithm talks to its peers on the
+ * communicator's collective context, so its messages never match the user's receives.
+ *
+ * Buffers: when an operation allows MPI_IN_PLACE, the API passes the receive buffer as the
+ * send buffer; an algorithm must work when sbuf == rbuf.  Reductions combine in rank order
+ * (rank 0's contribution first), so non-commutative operations give the standard's result.
+ *
+ * Returns: MPI_SUCCESS or an MPI error code (the API raises it on the communicator).
+ * Threads: the caller holds the progress lock (MPI_THREAD_SERIALIZED at most).
  */
 #ifndef COMM_COLL_H
 #define COMM_COLL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runtime/api/mpi.h"
+#include "runtime/config_table.h"
+
+struct comm_communicator;
+struct comm_datatype;
+struct comm_op;
+
+/* Restrictions an algorithm declares. */
+enum {
+    COMM_COLL_COMMUTATIVE_ONLY = 1 << 0, /* reductions: the op must be commutative */
+    COMM_COLL_POW2_ONLY = 1 << 1,        /* the communicator size must be a power of two */
+};
+
+typedef int (*comm_coll_barrier_fn)(struct comm_communicator *comm);
+typedef int (*comm_coll_bcast_fn)(void *buf, MPI_Count count, struct comm_datatype *dt,
+                                  int root, struct comm_communicator *comm);
+typedef int (*comm_coll_reduce_fn)(const void *sbuf, void *rbuf, MPI_Count count,
+                                   struct comm_datatype *dt, struct comm_op *op, int root,
+                                   struct comm_communicator *comm);
+typedef int (*comm_coll_allreduce_fn)(const void *sbuf, void *rbuf, MPI_Count count,
+                                      struct comm_datatype *dt, struct comm_op *op,
+                                      struct comm_communicator *comm);
+
+/* One registered algorithm. */
+struct comm_coll_algorithm {
+    const char *name;
+    unsigned restrictions; /* COMM_COLL_* */
+    union {
+        comm_coll_barrier_fn barrier;
+        comm_coll_bcast_fn bcast;
+        comm_coll_reduce_fn reduce;
+        comm_coll_allreduce_fn allreduce;
+    } fn;
+};
+
+/* Every collective's settings (COMM_COLL_<OP>), for the settings registry. */
+extern const struct comm_setting_table comm_coll_settings;
+
+/*
+ * Chooses the algorithm of an operation: the forced one if COMM_COLL_<OP> names one, else by
+ * the communicator and message.  BYTES is the size of one rank's data; OP may be NULL.  On a
+ * forced algorithm whose restrictions do not hold, logs why and returns NULL.
+ */
+const struct comm_coll_algorithm *comm_coll_select_barrier(struct comm_communicator *comm);
+const struct comm_coll_algorithm *comm_coll_select_bcast(struct comm_communicator *comm,
+                                                         size_t bytes);
+const struct comm_coll_algorithm *comm_coll_select_reduce(struct comm_communicator *comm,
+                                                          size_t bytes,
+                                                          const struct comm_op *op);
+const struct comm_coll_algorithm *comm_coll_select_allreduce(struct comm_communicator *comm,
+                                                             size_t bytes,
+                                                             const struct comm_op *op);
+
+/* ---- what algorithms use (coll/coll_p2p.c) ------------------------------------------ */
+
+/* Blocking send and receive of COUNT elements on COMM's collective context. */
+int comm_coll_send(const void *buf, MPI_Count count, struct comm_datatype *dt, int peer, int tag,
+                   struct comm_communicator *comm);
+int comm_coll_recv(void *buf, MPI_Count count, struct comm_datatype *dt, int peer, int tag,
+                   struct comm_communicator *comm);
+/* Both at once (no deadlock whatever the peers' order). */
+int comm_coll_sendrecv(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt, int dest,
+                       void *rbuf, MPI_Count rcount, struct comm_datatype *rdt, int source,
+                       int tag, struct comm_communicator *comm);
+
+/* Copies COUNT elements of DT from SRC to DST (both laid out by DT). */
+int comm_coll_copy(const void *src, void *dst, MPI_Count count, struct comm_datatype *dt);
+
+/* A buffer that holds COUNT elements of DT (laid out by DT, true_lb honoured): the returned
+ * pointer is what to pass as the buffer; free it with comm_coll_free_buffer. */
+void *comm_coll_alloc_buffer(MPI_Count count, struct comm_datatype *dt, void **block_out);
+void comm_coll_free_buffer(void *block);
 
 #endif

@@ -7,14 +7,33 @@
 
 #include "runtime/communicator.h"
 
+#include "runtime/error.h"
+
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-enum { COMMUNICATOR_WORLD_CONTEXT = 0, COMMUNICATOR_SELF_CONTEXT = 2 };
+enum {
+    COMMUNICATOR_WORLD_CONTEXT = 0,
+    COMMUNICATOR_SELF_CONTEXT = 2,
+    COMMUNICATOR_FIRST_FREE = 4,
+    /* Derived communicators' handles are this plus their context: a handle is checked against
+     * the table without touching memory it might not point to. */
+    COMMUNICATOR_HANDLE_BASE = 0x10000,
+};
 
 static struct comm_communicator communicator_world;
 static struct comm_communicator communicator_self;
 static long communicator_self_world_rank;
+
+/* Derived communicators by context / 2; contexts are never reused.  Guarded by the progress
+ * lock. */
+static struct comm_communicator **communicator_by_ctx;
+static size_t communicator_nctx;
+static uint32_t communicator_next = COMMUNICATOR_FIRST_FREE;
+/* Messages for contexts not made here yet, in arrival order. */
+static struct comm_match_queues communicator_parked;
 
 void comm_communicator_init_predefined(int rank, int size)
 {
@@ -24,6 +43,8 @@ void comm_communicator_init_predefined(int rank, int size)
         .size = size,
         .context_id = COMMUNICATOR_WORLD_CONTEXT,
         .errhandler = comm_errhandler_lookup(MPI_ERRORS_ARE_FATAL),
+        .magic = COMM_COMMUNICATOR_MAGIC,
+        .predefined = true,
     };
     snprintf(communicator_world.name, sizeof(communicator_world.name), "MPI_COMM_WORLD");
     communicator_self_world_rank = rank;
@@ -34,6 +55,8 @@ void comm_communicator_init_predefined(int rank, int size)
         .context_id = COMMUNICATOR_SELF_CONTEXT,
         .world_ranks = &communicator_self_world_rank,
         .errhandler = comm_errhandler_lookup(MPI_ERRORS_ARE_FATAL),
+        .magic = COMM_COMMUNICATOR_MAGIC,
+        .predefined = true,
     };
     snprintf(communicator_self.name, sizeof(communicator_self.name), "MPI_COMM_SELF");
 }
@@ -42,20 +65,109 @@ void comm_communicator_finalize_predefined(void)
 {
     comm_match_drain(&communicator_world.match);
     comm_match_drain(&communicator_self.match);
+    comm_match_drain(&communicator_world.coll_match);
+    comm_match_drain(&communicator_self.coll_match);
+    comm_match_drain(&communicator_parked);
     comm_errhandler_release(communicator_world.errhandler);
     comm_errhandler_release(communicator_self.errhandler);
 }
 
 struct comm_communicator *comm_communicator_lookup(MPI_Comm handle)
 {
+    struct comm_communicator *c;
+    uintptr_t slot;
+
     if (handle == MPI_COMM_WORLD) {
         return &communicator_world;
     }
     if (handle == MPI_COMM_SELF) {
         return &communicator_self;
     }
-    /* No other communicator can be created yet, so any other handle names nothing. */
-    return NULL;
+    slot = ((uintptr_t)handle - COMMUNICATOR_HANDLE_BASE) / 2;
+    if ((uintptr_t)handle < COMMUNICATOR_HANDLE_BASE || ((uintptr_t)handle & 1) != 0 ||
+        slot >= communicator_nctx) {
+        return NULL;
+    }
+    c = communicator_by_ctx[slot];
+    return c != NULL && c->magic == COMM_COMMUNICATOR_MAGIC ? c : NULL;
+}
+
+uint32_t comm_communicator_next_context(void)
+{
+    return communicator_next;
+}
+
+int comm_communicator_create(const long *world_ranks, int size, int my_rank, uint32_t context,
+                             struct comm_errhandler *errhandler,
+                             struct comm_communicator **comm_out)
+{
+    struct comm_communicator *c = calloc(1, sizeof(*c));
+    long *ranks = malloc((size_t)size * sizeof(*ranks));
+    size_t slot = context / 2;
+
+    if (c == NULL || ranks == NULL) {
+        free(c);
+        free(ranks);
+        return COMM_ERR_NOMEM;
+    }
+    if (slot >= communicator_nctx) {
+        size_t n = communicator_nctx ? communicator_nctx : 64;
+        struct comm_communicator **grown;
+
+        while (n <= slot) {
+            n *= 2;
+        }
+        grown = realloc(communicator_by_ctx, n * sizeof(*grown));
+        if (grown == NULL) {
+            free(c);
+            free(ranks);
+            return COMM_ERR_NOMEM;
+        }
+        memset(grown + communicator_nctx, 0, (n - communicator_nctx) * sizeof(*grown));
+        communicator_by_ctx = grown;
+        communicator_nctx = n;
+    }
+    memcpy(ranks, world_ranks, (size_t)size * sizeof(*ranks));
+    /* Messages that came before the communicator, in their order. */
+    for (struct comm_unexpected *u = communicator_parked.unexpected_head, *next; u != NULL;
+         u = next) {
+        next = u->next;
+        if ((u->key_context & ~1u) == context) {
+            comm_match_remove_unexpected(&communicator_parked, u);
+            comm_match_add_unexpected((u->key_context & 1u) ? &c->coll_match : &c->match, u);
+        }
+    }
+    c->handle = (MPI_Comm)(uintptr_t)(COMMUNICATOR_HANDLE_BASE + context);
+    c->magic = COMM_COMMUNICATOR_MAGIC;
+    c->rank = my_rank;
+    c->size = size;
+    c->context_id = context;
+    c->world_ranks = ranks;
+    c->errhandler = errhandler;
+    comm_errhandler_retain(errhandler);
+    communicator_by_ctx[slot] = c;
+    if (context + 2 > communicator_next) {
+        communicator_next = context + 2;
+    }
+    *comm_out = c;
+    return COMM_OK;
+}
+
+void comm_communicator_park(uint32_t context, struct comm_unexpected *msg)
+{
+    msg->key_context = context;
+    comm_match_add_unexpected(&communicator_parked, msg);
+}
+
+void comm_communicator_free(struct comm_communicator *c)
+{
+    communicator_by_ctx[c->context_id / 2] = NULL;
+    comm_match_drain(&c->match);
+    comm_match_drain(&c->coll_match);
+    comm_errhandler_release(c->errhandler);
+    c->magic = 0;
+    free((void *)(uintptr_t)c->world_ranks);
+    free(c);
 }
 
 struct comm_communicator *comm_communicator_by_context(uint32_t context_id)
@@ -66,6 +178,6 @@ struct comm_communicator *comm_communicator_by_context(uint32_t context_id)
     case COMMUNICATOR_SELF_CONTEXT:
         return &communicator_self;
     default:
-        return NULL;
+        return context_id / 2 < communicator_nctx ? communicator_by_ctx[context_id / 2] : NULL;
     }
 }

@@ -10,6 +10,7 @@
 #ifndef COMM_COMMUNICATOR_H
 #define COMM_COMMUNICATOR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "runtime/api/mpi.h"
@@ -18,20 +19,48 @@
 
 struct comm_communicator {
     MPI_Comm handle; /* what the user holds */
+    uint32_t magic;  /* COMM_COMMUNICATOR_MAGIC while the object is valid */
+    bool predefined;
     int rank;
     int size;
-    uint32_t context_id;     /* carried by every message of this communicator */
+    uint32_t context_id;     /* even; carried by every message of this communicator */
     const long *world_ranks; /* world rank of each rank; NULL: the same (MPI_COMM_WORLD) */
     struct comm_errhandler *errhandler;
-    struct comm_match_queues match;
+    struct comm_match_queues match;      /* point-to-point: context_id */
+    struct comm_match_queues coll_match; /* collectives: context_id + 1 */
     char name[MPI_MAX_OBJECT_NAME];
 };
+
+enum { COMM_COMMUNICATOR_MAGIC = 0x636f6d6d };
 
 /* Sets up MPI_COMM_WORLD (RANK of SIZE) and MPI_COMM_SELF. */
 void comm_communicator_init_predefined(int rank, int size);
 
 /* Frees what the predefined communicators hold (unreceived messages); at finalize. */
 void comm_communicator_finalize_predefined(void);
+
+/*
+ * A new communicator of SIZE ranks (world ranks copied from WORLD_RANKS; this process is
+ * MY_RANK) on context CONTEXT, which every member agreed on and which this process has not used
+ * (comm_communicator_next_context).  ERRHANDLER is retained.  COMM_ERR_NOMEM on failure.
+ */
+int comm_communicator_create(const long *world_ranks, int size, int my_rank, uint32_t context,
+                             struct comm_errhandler *errhandler,
+                             struct comm_communicator **comm_out);
+
+/*
+ * Keeps a message that arrived for a context no communicator has yet here: a peer may start
+ * using a new communicator before this process has finished making it.  The message joins the
+ * communicator's unexpected queue when the communicator is made.
+ */
+void comm_communicator_park(uint32_t context, struct comm_unexpected *msg);
+
+/* Frees a communicator made by comm_communicator_create, and its context. */
+void comm_communicator_free(struct comm_communicator *comm);
+
+/* The lowest context this process has not used yet (even).  A new communicator takes the
+ * largest of its members' values, so the context is new to every member. */
+uint32_t comm_communicator_next_context(void);
 
 /* The object behind a handle, or NULL for MPI_COMM_NULL and handles that name nothing. */
 struct comm_communicator *comm_communicator_lookup(MPI_Comm handle);

@@ -107,6 +107,21 @@ void comm_match_add_unexpected(struct comm_match_queues *q, struct comm_unexpect
     q->unexpected_tail = u;
 }
 
+void comm_match_remove_unexpected(struct comm_match_queues *q, struct comm_unexpected *u)
+{
+    if (u->prev != NULL) {
+        u->prev->next = u->next;
+    } else {
+        q->unexpected_head = u->next;
+    }
+    if (u->next != NULL) {
+        u->next->prev = u->prev;
+    } else {
+        q->unexpected_tail = u->prev;
+    }
+    u->next = u->prev = NULL;
+}
+
 struct comm_unexpected *comm_match_find_unexpected(struct comm_match_queues *q, int want_src,
                                                    int want_tag, bool take)
 {
@@ -115,17 +130,7 @@ struct comm_unexpected *comm_match_find_unexpected(struct comm_match_queues *q, 
             continue;
         }
         if (take) {
-            if (u->prev != NULL) {
-                u->prev->next = u->next;
-            } else {
-                q->unexpected_head = u->next;
-            }
-            if (u->next != NULL) {
-                u->next->prev = u->prev;
-            } else {
-                q->unexpected_tail = u->prev;
-            }
-            u->next = u->prev = NULL;
+            comm_match_remove_unexpected(q, u);
         }
         return u;
     }

@@ -35,6 +35,7 @@ struct comm_unexpected {
     uint64_t sreq; /* the sender's request, for protocols that answer it */
     uint64_t addr;
     uint64_t key;
+    uint32_t key_context; /* the context it came on, while parked (communicator.c) */
     size_t data_len; /* payload carried with it (eager) */
     char data[];
 };
@@ -75,6 +76,9 @@ void comm_match_unexpected_free(struct comm_unexpected *u);
 
 /* Appends a message to the unexpected queue. */
 void comm_match_add_unexpected(struct comm_match_queues *q, struct comm_unexpected *u);
+
+/* Removes a message from the unexpected queue. */
+void comm_match_remove_unexpected(struct comm_match_queues *q, struct comm_unexpected *u);
 
 /* The oldest waiting message accepted by (want_src, want_tag); removed when TAKE. */
 struct comm_unexpected *comm_match_find_unexpected(struct comm_match_queues *q, int want_src,

@@ -153,7 +153,7 @@ static void p2p_fill_match(struct p2p_match_hdr *h, const struct comm_request *r
     h->pad[0] = h->pad[1] = h->pad[2] = 0;
     h->src = req->comm->rank;
     h->tag = req->tag;
-    h->ctx = req->comm->context_id;
+    h->ctx = req->comm->context_id + (req->collective ? 1u : 0u);
     h->len = req->len;
 }
 
@@ -453,21 +453,24 @@ static void p2p_arrival_of(const struct comm_unexpected *u, struct p2p_arrival *
     a->data = u->data;
 }
 
+/* The queues a request matches in: collectives have their own, so their traffic never meets
+ * the user's receives. */
+static struct comm_match_queues *p2p_queues(const struct comm_request *req)
+{
+    return req->collective ? &req->comm->coll_match : &req->comm->match;
+}
+
 static void p2p_on_match_frag(long peer, const void *data, size_t len)
 {
     const struct p2p_match_hdr *h = data;
-    struct comm_communicator *comm = comm_communicator_by_context(h->ctx);
+    struct comm_communicator *comm = comm_communicator_by_context(h->ctx & ~1u);
+    struct comm_match_queues *queues;
     struct p2p_arrival a = {
         .peer = peer, .src = h->src, .tag = h->tag, .type = h->type, .len = h->len};
     size_t hlen = sizeof(*h), payload = 0;
     struct comm_posted *posted;
     struct comm_unexpected *u;
 
-    if (comm == NULL) {
-        comm_log_error("runtime", "message from rank %ld for unknown communicator context %u "
-                       "dropped", peer, h->ctx);
-        return;
-    }
     if (h->type == P2P_EAGER_SYNC) {
         a.sreq = ((const struct p2p_sync_hdr *)data)->sreq;
         hlen = sizeof(struct p2p_sync_hdr);
@@ -482,7 +485,8 @@ static void p2p_on_match_frag(long peer, const void *data, size_t len)
         payload = len - hlen;
     }
     a.data = (const char *)data + hlen;
-    posted = comm_match_take_posted(&comm->match, h->src, h->tag);
+    queues = comm == NULL ? NULL : (h->ctx & 1u) ? &comm->coll_match : &comm->match;
+    posted = queues == NULL ? NULL : comm_match_take_posted(queues, h->src, h->tag);
     if (posted != NULL) {
         struct comm_request *req = (struct comm_request *)((char *)posted -
                                                            offsetof(struct comm_request, posted));
@@ -505,7 +509,11 @@ static void p2p_on_match_frag(long peer, const void *data, size_t len)
     u->key = a.key;
     u->data_len = payload;
     memcpy(u->data, a.data, payload);
-    comm_match_add_unexpected(&comm->match, u);
+    if (queues == NULL) {
+        comm_communicator_park(h->ctx, u); /* the communicator is not made here yet */
+    } else {
+        comm_match_add_unexpected(queues, u);
+    }
 }
 
 static void p2p_on_data(const struct p2p_ctl_hdr *h)
@@ -568,7 +576,7 @@ int comm_p2p_start_recv(struct comm_request *req)
     req->cancelled = false;
     req->error = MPI_SUCCESS;
     comm_status_set_empty(&req->status);
-    u = comm_match_find_unexpected(&req->comm->match, req->peer, req->tag, true);
+    u = comm_match_find_unexpected(p2p_queues(req), req->peer, req->tag, true);
     if (u != NULL) {
         p2p_arrival_of(u, &a);
         p2p_deliver(req, &a);
@@ -578,7 +586,7 @@ int comm_p2p_start_recv(struct comm_request *req)
     req->state = COMM_REQUEST_QUEUED;
     req->posted.src = req->peer;
     req->posted.tag = req->tag;
-    comm_match_post(&req->comm->match, &req->posted);
+    comm_match_post(p2p_queues(req), &req->posted);
     return COMM_OK;
 }
 
@@ -604,7 +612,7 @@ bool comm_p2p_cancel(struct comm_request *req)
     }
     if (req->kind == COMM_REQUEST_RECV) {
         if (req->state != COMM_REQUEST_QUEUED ||
-            !comm_match_unpost(&req->comm->match, &req->posted)) {
+            !comm_match_unpost(p2p_queues(req), &req->posted)) {
             return false;
         }
     } else {

@@ -66,6 +66,7 @@ struct comm_request {
     int peer; /* rank in comm, MPI_ANY_SOURCE, or MPI_PROC_NULL */
     int tag;
     enum comm_send_mode mode;
+    bool collective; /* travels on the communicator's collective context */
 
     /* Protocol state. */
     struct comm_proc *proc;     /* send: the destination */

@@ -1,7 +1,7 @@
 /*
- * bench.c - options, buffers, barrier and output shared by the OSU-style point-to-point
- * benchmarks in examples/bench/.  Plain MPI for any library: no comm headers, no collectives
- * (see bench.h).  Only rank 0 prints; errors go to stderr, results and help to stdout.
+ * bench.c - options, buffers, barrier and output shared by the OSU-style benchmarks in
+ * examples/bench/.  Plain MPI for any library: no comm headers, no collectives (see bench.h).
+ * Only rank 0 prints; errors go to stderr, results and help to stdout.
  */
 #define _POSIX_C_SOURCE 200112L
 
@@ -16,6 +16,8 @@
 
 enum {
     BENCH_DEFAULT_MAX_SIZE = 4194304,
+    BENCH_COLL_DEFAULT_MIN_SIZE = 1, /* OSU's collective defaults */
+    BENCH_COLL_DEFAULT_MAX_SIZE = 1048576,
     BENCH_DEFAULT_WINDOW = 64,
     /* Bounds that keep iterations + warm-up and 2 * window inside an int. */
     BENCH_MAX_COUNT = INT_MAX / 2,
@@ -24,29 +26,66 @@ enum {
     BENCH_VALUE_WIDTH = 18,
 };
 
+static bool bench_kind_is_collective(enum bench_kind kind)
+{
+    return kind == BENCH_KIND_COLLECTIVE || kind == BENCH_KIND_BARRIER;
+}
+
 static void bench_usage(const struct bench_spec *spec)
 {
-    const char *small = spec->kind == BENCH_KIND_LATENCY ? "10000" : "100";
-    const char *large = spec->kind == BENCH_KIND_LATENCY ? "1000" : "20";
-    const char *skip_small = spec->kind == BENCH_KIND_LATENCY ? "100" : "10";
-    const char *skip_large = spec->kind == BENCH_KIND_LATENCY ? "10" : "2";
+    const char *small = "100";
+    const char *large = "20";
+    const char *skip_small = "10";
+    const char *skip_large = "2";
 
+    if (spec->kind == BENCH_KIND_LATENCY) {
+        small = "10000";
+        large = "1000";
+        skip_small = "100";
+        skip_large = "10";
+    } else if (bench_kind_is_collective(spec->kind)) {
+        small = "1000";
+        large = "100";
+        skip_small = "100";
+        skip_large = "10";
+    }
     printf("Usage: %s [options]\n", spec->program);
     printf("OSU-style MPI %s Test: %s\n\n", spec->title, spec->summary);
-    printf("  -m [MIN:]MAX  message sizes in bytes: MIN, then doubling up to MAX; a MIN of 0\n"
-           "                gives 0, 1, 2, 4, ... (default 0:%d; \"MIN:\" keeps MAX)\n",
-           BENCH_DEFAULT_MAX_SIZE);
-    printf("  -i ITER       timed iterations per size (default %s up to %d bytes, %s above)\n",
-           small, BENCH_LARGE_THRESHOLD, large);
-    printf("  -x WARMUP     untimed warm-up iterations per size (default %s, %s above %d)\n",
-           skip_small, skip_large, BENCH_LARGE_THRESHOLD);
+    if (spec->kind == BENCH_KIND_COLLECTIVE) {
+        printf("  -m [MIN:]MAX  message sizes in bytes: MIN, then doubling up to MAX; a MIN of 0\n"
+               "                gives 0, 1, 2, 4, ... (default %d:%d; \"MIN:\" keeps MAX)\n",
+               BENCH_COLL_DEFAULT_MIN_SIZE, BENCH_COLL_DEFAULT_MAX_SIZE);
+    } else if (spec->kind != BENCH_KIND_BARRIER) {
+        printf("  -m [MIN:]MAX  message sizes in bytes: MIN, then doubling up to MAX; a MIN of 0\n"
+               "                gives 0, 1, 2, 4, ... (default 0:%d; \"MIN:\" keeps MAX)\n",
+               BENCH_DEFAULT_MAX_SIZE);
+    }
+    if (spec->kind == BENCH_KIND_BARRIER) {
+        printf("  -i ITER       timed iterations (default %s)\n", small);
+        printf("  -x WARMUP     untimed warm-up iterations (default %s)\n", skip_small);
+    } else {
+        printf("  -i ITER       timed iterations per size (default %s up to %d bytes, %s above)\n",
+               small, BENCH_LARGE_THRESHOLD, large);
+        printf("  -x WARMUP     untimed warm-up iterations per size (default %s, %s above %d)\n",
+               skip_small, skip_large, BENCH_LARGE_THRESHOLD);
+    }
     if (spec->kind == BENCH_KIND_BANDWIDTH) {
         printf("  -W WINDOW     messages in flight per iteration (default %d)\n",
                BENCH_DEFAULT_WINDOW);
     }
+    if (bench_kind_is_collective(spec->kind)) {
+        printf("  -f            full: also the minimum and maximum over ranks of each rank's\n"
+               "                average, and the iteration count\n");
+    }
+    if (spec->nonblocking) {
+        printf("  -c            compute: also post, compute as long as the call takes, then wait,\n"
+               "                and print the overlap of communication and computation\n");
+    }
     printf("  -h            print this help and exit\n\n");
     if (spec->ranks == BENCH_RANKS_TWO) {
         printf("Runs on exactly 2 ranks.");
+    } else if (spec->ranks == BENCH_RANKS_ANY) {
+        printf("Runs on 2 ranks or more.");
     } else {
         printf("Runs on an even number of ranks: rank r < n/2 sends to rank r + n/2.");
     }
@@ -78,13 +117,16 @@ static int bench_parse_number(const char *text, long min, long max, long *value_
 static int bench_parse_sizes(const char *text, struct bench *b)
 {
     const char *colon = strchr(text, ':');
-    long min = 0;
-    long max = BENCH_DEFAULT_MAX_SIZE;
+    long min = (long)b->min_size; /* the defaults, kept when not given */
+    long max = (long)b->max_size;
     char min_text[32];
 
     if (colon == NULL) {
         if (bench_parse_number(text, 0, INT_MAX, &max) < 0) {
             return -1;
+        }
+        if (max < min) {
+            min = max; /* "-m 0" under a default MIN of 1 (collectives): size 0 alone */
         }
     } else {
         size_t len = (size_t)(colon - text);
@@ -131,6 +173,7 @@ static enum bench_status bench_parse(struct bench *b, int argc, char **argv)
     for (i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value;
+        const char *letters;
         char option[16];
         long number;
 
@@ -140,7 +183,9 @@ static enum bench_status bench_parse(struct bench *b, int argc, char **argv)
             }
             return BENCH_EXIT_OK;
         }
-        if (arg[0] != '-' || arg[1] == '\0' || strchr("mixW", arg[1]) == NULL) {
+        /* -f and -c exist for collectives only: elsewhere they stay unknown options. */
+        letters = bench_kind_is_collective(b->spec->kind) ? "mixWfc" : "mixW";
+        if (arg[0] != '-' || arg[1] == '\0' || strchr(letters, arg[1]) == NULL) {
             if (arg[0] == '-') {
                 bench_error(b, "option", arg, "is unknown");
             } else {
@@ -152,6 +197,29 @@ static enum bench_status bench_parse(struct bench *b, int argc, char **argv)
         if (arg[1] == 'W' && b->spec->kind != BENCH_KIND_BANDWIDTH) {
             bench_error(b, "option -W", NULL, "does not apply to this benchmark");
             return BENCH_EXIT_USAGE;
+        }
+        if (arg[1] == 'm' && b->spec->kind == BENCH_KIND_BARRIER) {
+            bench_error(b, "option -m", NULL, "does not apply to this benchmark (no sizes)");
+            return BENCH_EXIT_USAGE;
+        }
+        if (arg[1] == 'f' || arg[1] == 'c') {
+            bool applies =
+                arg[1] == 'f' ? bench_kind_is_collective(b->spec->kind) : b->spec->nonblocking;
+
+            if (!applies) {
+                bench_error(b, option, NULL, "does not apply to this benchmark");
+                return BENCH_EXIT_USAGE;
+            }
+            if (arg[2] != '\0') {
+                bench_error(b, option, NULL, "takes no value");
+                return BENCH_EXIT_USAGE;
+            }
+            if (arg[1] == 'f') {
+                b->full = true;
+            } else {
+                b->overlap = true;
+            }
+            continue;
         }
         /* The value is glued (-i100) or the next argument (-i 100). */
         if (arg[2] != '\0') {
@@ -215,6 +283,12 @@ static enum bench_status bench_check_ranks(const struct bench *b)
         }
         return BENCH_EXIT_USAGE;
     }
+    if (b->spec->ranks == BENCH_RANKS_ANY && b->nranks < 2) {
+        if (b->rank == 0) {
+            fprintf(stderr, "%s: needs 2 ranks or more, not %d\n", b->spec->program, b->nranks);
+        }
+        return BENCH_EXIT_USAGE;
+    }
     return BENCH_RUN;
 }
 
@@ -226,20 +300,28 @@ static int bench_allocate(struct bench *b)
 {
     long page = sysconf(_SC_PAGESIZE);
     size_t align = page > 0 ? (size_t)page : 4096;
-    size_t bytes = b->max_size < align ? align : b->max_size;
+    size_t one = b->max_size < align ? align : b->max_size;
+    size_t sbytes = b->spec->send_per_rank ? one * (size_t)b->nranks : one;
+    size_t rbytes = b->spec->recv_per_rank ? one * (size_t)b->nranks : one;
+    size_t bytes = sbytes > rbytes ? sbytes : rbytes;
     void *sbuf = NULL;
     void *rbuf = NULL;
     int rc;
 
-    rc = posix_memalign(&sbuf, align, bytes);
+    rc = posix_memalign(&sbuf, align, sbytes);
     if (rc == 0) {
-        rc = posix_memalign(&rbuf, align, bytes);
+        rc = posix_memalign(&rbuf, align, rbytes);
     }
     b->requests = malloc(2 * (size_t)b->window * sizeof(*b->requests));
     b->statuses = malloc(2 * (size_t)b->window * sizeof(*b->statuses));
     if (rc != 0 || b->requests == NULL || b->statuses == NULL) {
-        fprintf(stderr, "%s: rank %d: cannot allocate two buffers of %zu bytes: %s\n",
-                b->spec->program, b->rank, bytes, strerror(rc ? rc : ENOMEM));
+        if (sbytes == rbytes) {
+            fprintf(stderr, "%s: rank %d: cannot allocate two buffers of %zu bytes: %s\n",
+                    b->spec->program, b->rank, bytes, strerror(rc ? rc : ENOMEM));
+        } else {
+            fprintf(stderr, "%s: rank %d: cannot allocate buffers of %zu and %zu bytes: %s\n",
+                    b->spec->program, b->rank, sbytes, rbytes, strerror(rc ? rc : ENOMEM));
+        }
         free(sbuf);
         free(rbuf);
         free(b->requests);
@@ -251,8 +333,8 @@ static int bench_allocate(struct bench *b)
     }
     b->sbuf = sbuf;
     b->rbuf = rbuf;
-    memset(b->sbuf, 'a', bytes);
-    memset(b->rbuf, 'b', bytes);
+    memset(b->sbuf, 'a', sbytes);
+    memset(b->rbuf, 'b', rbytes);
     return 0;
 }
 
@@ -290,22 +372,28 @@ static void bench_print_header(const struct bench *b)
 
     bench_library_name(library, sizeof(library));
     printf("# OSU-style MPI %s Test - %s\n", spec->title, library[0] ? library : "unknown MPI");
-    printf("# %d ranks, sizes %zu to %zu bytes", b->nranks, b->min_size, b->max_size);
+    if (spec->kind == BENCH_KIND_BARRIER) {
+        printf("# %d ranks", b->nranks);
+    } else {
+        printf("# %d ranks, sizes %zu to %zu bytes", b->nranks, b->min_size, b->max_size);
+    }
     if (spec->kind == BENCH_KIND_BANDWIDTH) {
         printf(", window %d", b->window);
     }
-    if (b->iterations > 0) {
-        printf(", iterations %d", b->iterations);
+    if (b->iterations > 0 || spec->kind == BENCH_KIND_BARRIER) {
+        printf(", iterations %d", bench_iterations(b, 0));
     } else {
         printf(", iterations %d/%d (up to/above %d bytes)", bench_iterations(b, 0),
                bench_iterations(b, BENCH_LARGE_THRESHOLD + 1), BENCH_LARGE_THRESHOLD);
     }
-    if (b->warmup >= 0) {
-        printf(", warm-up %d\n", b->warmup);
+    if (b->warmup >= 0 || spec->kind == BENCH_KIND_BARRIER) {
+        printf(", warm-up %d\n", bench_warmup(b, 0));
     } else {
         printf(", warm-up %d/%d\n", bench_warmup(b, 0), bench_warmup(b, BENCH_LARGE_THRESHOLD + 1));
     }
-    if (spec->column2 != NULL) {
+    if (spec->column == NULL) {
+        /* The program prints its own column line. */
+    } else if (spec->column2 != NULL) {
         printf("%-*s%*s%*s\n", BENCH_LABEL_WIDTH, "# Size", BENCH_VALUE_WIDTH, spec->column,
                BENCH_VALUE_WIDTH, spec->column2);
     } else {
@@ -322,6 +410,12 @@ enum bench_status bench_setup(struct bench *b, const struct bench_spec *spec, in
     b->spec = spec;
     b->min_size = 0;
     b->max_size = BENCH_DEFAULT_MAX_SIZE;
+    if (spec->kind == BENCH_KIND_COLLECTIVE) {
+        b->min_size = BENCH_COLL_DEFAULT_MIN_SIZE;
+        b->max_size = BENCH_COLL_DEFAULT_MAX_SIZE;
+    } else if (spec->kind == BENCH_KIND_BARRIER) {
+        b->max_size = 0; /* no data: buffers of one page */
+    }
     b->iterations = 0;
     b->warmup = -1;
     b->window = BENCH_DEFAULT_WINDOW;
@@ -372,6 +466,9 @@ int bench_iterations(const struct bench *b, size_t size)
     if (b->spec->kind == BENCH_KIND_LATENCY) {
         return large ? 1000 : 10000;
     }
+    if (bench_kind_is_collective(b->spec->kind)) {
+        return large ? 100 : 1000;
+    }
     return large ? 20 : 100;
 }
 
@@ -382,7 +479,7 @@ int bench_warmup(const struct bench *b, size_t size)
     if (b->warmup >= 0) {
         return b->warmup;
     }
-    if (b->spec->kind == BENCH_KIND_LATENCY) {
+    if (b->spec->kind == BENCH_KIND_LATENCY || bench_kind_is_collective(b->spec->kind)) {
         return large ? 10 : 100;
     }
     return large ? 2 : 10;

@@ -1,12 +1,13 @@
 /*
- * bench.h - the part shared by comm's OSU-style point-to-point benchmarks (examples/bench/):
- * options, buffers, a point-to-point barrier and OSU-format output.
+ * bench.h - the part shared by comm's OSU-style benchmarks (examples/bench/): options,
+ * buffers, a point-to-point barrier and OSU-format output.
  *
  * These are plain MPI programs, not part of the library: they must build unchanged with any
  * MPI's compiler wrapper (commcc, mpicc.openmpi, mpicc.mpich), so they use nothing but the
- * standard mpi.h.  They use point-to-point calls only, never collectives, so that the numbers
- * depend on the point-to-point engine alone and the programs run on a library that has no
- * collectives yet.
+ * standard mpi.h.  The harness itself uses point-to-point calls only, never collectives: the
+ * point-to-point benchmarks then depend on the point-to-point engine alone, and each collective
+ * benchmark (coll.h) calls the one collective it measures and no other, so it runs on a library
+ * that has that collective and no other yet.
  *
  * Life cycle, on every rank: MPI_Init, bench_setup, then (if it returned BENCH_RUN) one loop
  * over the sizes that prints a row per size on rank 0, then bench_teardown, MPI_Finalize, and
@@ -25,14 +26,18 @@
 
 /* Which OSU defaults apply, and whether -W means anything. */
 enum bench_kind {
-    BENCH_KIND_LATENCY,   /* ping-pong: 10000 iterations (100 warm-up), 1000 (10) above 8 KiB */
-    BENCH_KIND_BANDWIDTH, /* windows of messages: 100 iterations (10), 20 (2) above 8 KiB */
+    BENCH_KIND_LATENCY,    /* ping-pong: 10000 iterations (100 warm-up), 1000 (10) above 8 KiB */
+    BENCH_KIND_BANDWIDTH,  /* windows of messages: 100 iterations (10), 20 (2) above 8 KiB */
+    BENCH_KIND_COLLECTIVE, /* one collective call: 1000 iterations (100), 100 (10) above 8 KiB;
+                              sizes 1:1048576 by default; -f */
+    BENCH_KIND_BARRIER,    /* a collective without sizes (-m refused): 1000 iterations (100); -f */
 };
 
 /* How many ranks a benchmark accepts. */
 enum bench_ranks {
     BENCH_RANKS_TWO,  /* exactly 2 */
     BENCH_RANKS_EVEN, /* an even number, at least 2: the first half sends to the second */
+    BENCH_RANKS_ANY,  /* 2 or more */
 };
 
 /* What main does after bench_setup: every value but BENCH_RUN is main's exit status. */
@@ -61,8 +66,12 @@ struct bench_spec {
     const char *summary; /* what is measured, one line for -h */
     enum bench_kind kind;
     enum bench_ranks ranks;
-    const char *column;  /* "Latency (us)": the value column's header */
+    const char *column;  /* "Latency (us)": the value column's header; NULL: the program
+                            prints its own column line after bench_setup (collectives) */
     const char *column2; /* a second value column's header, or NULL */
+    bool send_per_rank;  /* sbuf holds max_size bytes for each rank, not once (alltoall) */
+    bool recv_per_rank;  /* rbuf holds max_size bytes for each rank (allgather, gather) */
+    bool nonblocking;    /* a nonblocking collective: -c (overlap) applies */
 };
 
 /* One run's settings and buffers, filled by bench_setup. */
@@ -75,7 +84,10 @@ struct bench {
     int iterations; /* -i; 0 when not given (OSU's default by size) */
     int warmup;     /* -x; -1 when not given */
     int window;     /* -W; 64 by default, bandwidth kinds only */
-    char *sbuf;     /* page-aligned, max_size bytes (one page at least), touched */
+    bool full;      /* -f: collective kinds print min, max and iterations too */
+    bool overlap;   /* -c: nonblocking collectives measure overlap with computation too */
+    char *sbuf;     /* page-aligned, max_size bytes (one page at least), touched; times the
+                       number of ranks when the spec says per rank */
     char *rbuf;
     MPI_Request *requests; /* 2 * window requests */
     MPI_Status *statuses;  /* 2 * window statuses: MPICH's MPI_STATUSES_IGNORE upsets gcc 12 */

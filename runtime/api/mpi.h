@@ -131,6 +131,36 @@ typedef struct MPI_Status {
 #define MPI_INFO_NULL ((MPI_Info)0x110)
 #define MPI_OP_NULL ((MPI_Op)0x140)
 
+#define MPI_MAX ((MPI_Op)0x141)
+#define MPI_MIN ((MPI_Op)0x142)
+#define MPI_SUM ((MPI_Op)0x143)
+#define MPI_PROD ((MPI_Op)0x144)
+#define MPI_LAND ((MPI_Op)0x145)
+#define MPI_BAND ((MPI_Op)0x146)
+#define MPI_LOR ((MPI_Op)0x147)
+#define MPI_BOR ((MPI_Op)0x148)
+#define MPI_LXOR ((MPI_Op)0x149)
+#define MPI_BXOR ((MPI_Op)0x14a)
+#define MPI_MAXLOC ((MPI_Op)0x14b)
+#define MPI_MINLOC ((MPI_Op)0x14c)
+#define MPI_REPLACE ((MPI_Op)0x14d)
+#define MPI_NO_OP ((MPI_Op)0x14e)
+
+/* Results of MPI_Comm_compare and MPI_Group_compare. */
+enum { MPI_IDENT = 0, MPI_CONGRUENT = 1, MPI_SIMILAR = 2, MPI_UNEQUAL = 3 };
+
+/* MPI_Comm_split_type. */
+enum { MPI_COMM_TYPE_SHARED = 1 };
+
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                          void *extra_state);
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)1)
+
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 #define MPI_BOTTOM ((void *)0)
@@ -593,6 +623,102 @@ COMM_MPI_API MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 COMM_MPI_API MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 COMM_MPI_API MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 COMM_MPI_API MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
+/* Groups. */
+COMM_MPI_API int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+COMM_MPI_API int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+COMM_MPI_API int MPI_Group_size(MPI_Group group, int *size);
+COMM_MPI_API int PMPI_Group_size(MPI_Group group, int *size);
+COMM_MPI_API int MPI_Group_rank(MPI_Group group, int *rank);
+COMM_MPI_API int PMPI_Group_rank(MPI_Group group, int *rank);
+COMM_MPI_API int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
+                                           MPI_Group group2, int ranks2[]);
+COMM_MPI_API int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
+                                            MPI_Group group2, int ranks2[]);
+COMM_MPI_API int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+COMM_MPI_API int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+COMM_MPI_API int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+COMM_MPI_API int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+COMM_MPI_API int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+COMM_MPI_API int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+COMM_MPI_API int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+COMM_MPI_API int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+COMM_MPI_API int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+COMM_MPI_API int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+COMM_MPI_API int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+COMM_MPI_API int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+COMM_MPI_API int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+COMM_MPI_API int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
+                                       MPI_Group *newgroup);
+COMM_MPI_API int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+COMM_MPI_API int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
+                                       MPI_Group *newgroup);
+COMM_MPI_API int MPI_Group_free(MPI_Group *group);
+COMM_MPI_API int PMPI_Group_free(MPI_Group *group);
+
+/* Info objects. */
+COMM_MPI_API int MPI_Info_create(MPI_Info *info);
+COMM_MPI_API int PMPI_Info_create(MPI_Info *info);
+COMM_MPI_API int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+COMM_MPI_API int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+COMM_MPI_API int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+COMM_MPI_API int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+                               int *flag);
+COMM_MPI_API int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+COMM_MPI_API int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+COMM_MPI_API int MPI_Info_delete(MPI_Info info, const char *key);
+COMM_MPI_API int PMPI_Info_delete(MPI_Info info, const char *key);
+COMM_MPI_API int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+COMM_MPI_API int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+COMM_MPI_API int MPI_Info_free(MPI_Info *info);
+COMM_MPI_API int PMPI_Info_free(MPI_Info *info);
+COMM_MPI_API int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+COMM_MPI_API int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+COMM_MPI_API int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+COMM_MPI_API int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+
+/* Reduction operations. */
+COMM_MPI_API int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+COMM_MPI_API int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+COMM_MPI_API int MPI_Op_free(MPI_Op *op);
+COMM_MPI_API int PMPI_Op_free(MPI_Op *op);
+COMM_MPI_API int MPI_Op_commutative(MPI_Op op, int *commute);
+COMM_MPI_API int PMPI_Op_commutative(MPI_Op op, int *commute);
+COMM_MPI_API int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
+                                  MPI_Datatype datatype, MPI_Op op);
+COMM_MPI_API int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
+                                   MPI_Datatype datatype, MPI_Op op);
+
+/* Collectives. */
+COMM_MPI_API int MPI_Barrier(MPI_Comm comm);
+COMM_MPI_API int PMPI_Barrier(MPI_Comm comm);
+COMM_MPI_API int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+COMM_MPI_API int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
+                            MPI_Comm comm);
+COMM_MPI_API int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                            MPI_Op op, int root, MPI_Comm comm);
+COMM_MPI_API int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, int root, MPI_Comm comm);
+COMM_MPI_API int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm);
+COMM_MPI_API int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+/* Communicator management. */
+COMM_MPI_API int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Comm_free(MPI_Comm *comm);
+COMM_MPI_API int PMPI_Comm_free(MPI_Comm *comm);
+COMM_MPI_API int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+COMM_MPI_API int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+COMM_MPI_API int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+COMM_MPI_API int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+COMM_MPI_API int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+COMM_MPI_API int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+COMM_MPI_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+COMM_MPI_API int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
 #ifdef __cplusplus
 }

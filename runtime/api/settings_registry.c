@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "btl/btl.h"
+#include "coll/coll.h"
 #include "runtime/api/api.h"
 #include "runtime/log.h"
 #include "runtime/p2p.h"
@@ -70,6 +71,7 @@ const struct comm_setting_table *const comm_settings_tables[] = {
     &comm_progress_settings,
     &comm_btl_settings,
     &comm_btl_shm_settings,
+    &comm_coll_settings,
     &provided_table,
     &tool_table,
 };

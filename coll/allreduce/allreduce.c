@@ -1,0 +1,16 @@
+/*
+ * allreduce.c - the registry of allreduce algorithms.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/allreduce/allreduce.h"
+
+const struct comm_coll_algorithm comm_coll_allreduce_algorithms[] = {
+    {.name = "recursive_doubling", .fn.allreduce = comm_coll_allreduce_recursive_doubling},
+    {.name = "reduce_bcast", .fn.allreduce = comm_coll_allreduce_reduce_bcast},
+};
+
+const size_t comm_coll_allreduce_nalgorithms =
+    sizeof(comm_coll_allreduce_algorithms) / sizeof(comm_coll_allreduce_algorithms[0]);

@@ -1,0 +1,15 @@
+/*
+ * barrier.c - the registry of barrier algorithms.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/barrier/barrier.h"
+
+const struct comm_coll_algorithm comm_coll_barrier_algorithms[] = {
+    {.name = "dissemination", .fn.barrier = comm_coll_barrier_dissemination},
+};
+
+const size_t comm_coll_barrier_nalgorithms =
+    sizeof(comm_coll_barrier_algorithms) / sizeof(comm_coll_barrier_algorithms[0]);

@@ -1,0 +1,18 @@
+/*
+ * barrier.h - barrier algorithms.
+ *
+ * Layer: coll.
+ */
+#ifndef COMM_COLL_BARRIER_H
+#define COMM_COLL_BARRIER_H
+
+#include "coll/coll.h"
+
+enum { COMM_COLL_TAG_BARRIER = 1 };
+
+int comm_coll_barrier_dissemination(struct comm_communicator *comm);
+
+extern const struct comm_coll_algorithm comm_coll_barrier_algorithms[];
+extern const size_t comm_coll_barrier_nalgorithms;
+
+#endif

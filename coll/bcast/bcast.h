@@ -1,0 +1,19 @@
+/*
+ * bcast.h - broadcast algorithms.
+ *
+ * Layer: coll.
+ */
+#ifndef COMM_COLL_BCAST_H
+#define COMM_COLL_BCAST_H
+
+#include "coll/coll.h"
+
+enum { COMM_COLL_TAG_BCAST = 2 };
+
+int comm_coll_bcast_binomial(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
+                             struct comm_communicator *comm);
+
+extern const struct comm_coll_algorithm comm_coll_bcast_algorithms[];
+extern const size_t comm_coll_bcast_nalgorithms;
+
+#endif

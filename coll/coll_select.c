@@ -1,0 +1,173 @@
+/*
+ * coll_select.c - choosing a collective algorithm, and the COMM_COLL_<OP> settings that force
+ * one.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/allreduce/allreduce.h"
+#include "coll/barrier/barrier.h"
+#include "coll/bcast/bcast.h"
+#include "coll/coll.h"
+#include "coll/reduce/reduce.h"
+#include "runtime/communicator.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+#include "runtime/op.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct coll_family {
+    const char *op; /* "allreduce" */
+    const struct comm_coll_algorithm *algorithms;
+    const size_t *nalgorithms;
+};
+
+static const struct coll_family coll_families[] = {
+    {"barrier", comm_coll_barrier_algorithms, &comm_coll_barrier_nalgorithms},
+    {"bcast", comm_coll_bcast_algorithms, &comm_coll_bcast_nalgorithms},
+    {"reduce", comm_coll_reduce_algorithms, &comm_coll_reduce_nalgorithms},
+    {"allreduce", comm_coll_allreduce_algorithms, &comm_coll_allreduce_nalgorithms},
+};
+
+enum { COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE };
+
+static int coll_check_barrier(const char *value, char *expected_out, size_t len);
+static int coll_check_bcast(const char *value, char *expected_out, size_t len);
+static int coll_check_reduce(const char *value, char *expected_out, size_t len);
+static int coll_check_allreduce(const char *value, char *expected_out, size_t len);
+
+static const struct comm_setting coll_settings[] = {
+    {.name = "COMM_COLL_BARRIER",
+     .type = COMM_SETTING_STRING,
+     .default_value = "auto",
+     .help = "barrier algorithm: auto or dissemination",
+     .audience = COMM_AUDIENCE_TUNER,
+     .check = coll_check_barrier},
+    {.name = "COMM_COLL_BCAST",
+     .type = COMM_SETTING_STRING,
+     .default_value = "auto",
+     .help = "broadcast algorithm: auto or binomial",
+     .audience = COMM_AUDIENCE_TUNER,
+     .check = coll_check_bcast},
+    {.name = "COMM_COLL_REDUCE",
+     .type = COMM_SETTING_STRING,
+     .default_value = "auto",
+     .help = "reduce algorithm: auto or binomial",
+     .audience = COMM_AUDIENCE_TUNER,
+     .check = coll_check_reduce},
+    {.name = "COMM_COLL_ALLREDUCE",
+     .type = COMM_SETTING_STRING,
+     .default_value = "auto",
+     .help = "allreduce algorithm: auto, recursive_doubling or reduce_bcast",
+     .audience = COMM_AUDIENCE_TUNER,
+     .check = coll_check_allreduce},
+};
+
+const struct comm_setting_table comm_coll_settings = {
+    .component = "coll",
+    .count = sizeof(coll_settings) / sizeof(coll_settings[0]),
+    .settings = coll_settings,
+};
+
+static int coll_check(int family, const char *value, char *expected_out, size_t len)
+{
+    const struct coll_family *f = &coll_families[family];
+    size_t used;
+
+    if (strcmp(value, "auto") == 0) {
+        return COMM_OK;
+    }
+    for (size_t i = 0; i < *f->nalgorithms; i++) {
+        if (strcmp(value, f->algorithms[i].name) == 0) {
+            return COMM_OK;
+        }
+    }
+    used = (size_t)snprintf(expected_out, len, "auto");
+    for (size_t i = 0; i < *f->nalgorithms && used < len; i++) {
+        used += (size_t)snprintf(expected_out + used, len - used, "%s%s",
+                                 i + 1 == *f->nalgorithms ? " or " : ", ",
+                                 f->algorithms[i].name);
+    }
+    return COMM_ERR_BAD_PARAM;
+}
+
+static int coll_check_barrier(const char *value, char *expected_out, size_t len)
+{
+    return coll_check(COLL_BARRIER, value, expected_out, len);
+}
+
+static int coll_check_bcast(const char *value, char *expected_out, size_t len)
+{
+    return coll_check(COLL_BCAST, value, expected_out, len);
+}
+
+static int coll_check_reduce(const char *value, char *expected_out, size_t len)
+{
+    return coll_check(COLL_REDUCE, value, expected_out, len);
+}
+
+static int coll_check_allreduce(const char *value, char *expected_out, size_t len)
+{
+    return coll_check(COLL_ALLREDUCE, value, expected_out, len);
+}
+
+/* The forced algorithm if any and allowed, else DEFAULT_INDEX; NULL when a forced one cannot
+ * serve this call (logged with the reason). */
+static const struct comm_coll_algorithm *coll_pick(int family, size_t default_index,
+                                                   const struct comm_communicator *comm,
+                                                   const struct comm_op *op)
+{
+    const struct coll_family *f = &coll_families[family];
+    const char *forced = comm_config_value(&coll_settings[family]);
+
+    for (size_t i = 0; i < *f->nalgorithms && strcmp(forced, "auto") != 0; i++) {
+        const struct comm_coll_algorithm *a = &f->algorithms[i];
+
+        if (strcmp(forced, a->name) != 0) {
+            continue;
+        }
+        if ((a->restrictions & COMM_COLL_COMMUTATIVE_ONLY) && op != NULL && !op->commutative) {
+            comm_log_error("coll", "%s=%s needs a commutative operation", coll_settings[family].name,
+                           forced);
+            return NULL;
+        }
+        if ((a->restrictions & COMM_COLL_POW2_ONLY) && (comm->size & (comm->size - 1)) != 0) {
+            comm_log_error("coll", "%s=%s needs a power-of-two communicator size, not %d",
+                           coll_settings[family].name, forced, comm->size);
+            return NULL;
+        }
+        return a;
+    }
+    return &f->algorithms[default_index];
+}
+
+const struct comm_coll_algorithm *comm_coll_select_barrier(struct comm_communicator *comm)
+{
+    return coll_pick(COLL_BARRIER, 0, comm, NULL);
+}
+
+const struct comm_coll_algorithm *comm_coll_select_bcast(struct comm_communicator *comm,
+                                                         size_t bytes)
+{
+    (void)bytes;
+    return coll_pick(COLL_BCAST, 0, comm, NULL);
+}
+
+const struct comm_coll_algorithm *comm_coll_select_reduce(struct comm_communicator *comm,
+                                                          size_t bytes,
+                                                          const struct comm_op *op)
+{
+    (void)bytes;
+    return coll_pick(COLL_REDUCE, 0, comm, op);
+}
+
+const struct comm_coll_algorithm *comm_coll_select_allreduce(struct comm_communicator *comm,
+                                                             size_t bytes,
+                                                             const struct comm_op *op)
+{
+    (void)bytes;
+    return coll_pick(COLL_ALLREDUCE, 0, comm, op);
+}

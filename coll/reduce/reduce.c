@@ -1,0 +1,15 @@
+/*
+ * reduce.c - the registry of reduce algorithms.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/reduce/reduce.h"
+
+const struct comm_coll_algorithm comm_coll_reduce_algorithms[] = {
+    {.name = "binomial", .fn.reduce = comm_coll_reduce_binomial},
+};
+
+const size_t comm_coll_reduce_nalgorithms =
+    sizeof(comm_coll_reduce_algorithms) / sizeof(comm_coll_reduce_algorithms[0]);

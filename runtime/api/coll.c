@@ -1,0 +1,188 @@
+/*
+ * coll.c - the collective entry points: argument checks, MPI_IN_PLACE, and the call to the
+ * algorithm the selector picks.
+ *
+ * Layer: runtime API (calls coll/).
+ */
+#include "config.h"
+
+#include "coll/coll.h"
+#include "runtime/api/api.h"
+#include "runtime/datatype.h"
+#include "runtime/op.h"
+
+static int coll_check_root(const char *func, struct comm_communicator *comm, int root)
+{
+    if (root < 0 || root >= comm->size) {
+        return comm_api_error(comm, MPI_ERR_ROOT, "%s: invalid root %d in a communicator of "
+                              "size %d", func, root, comm->size);
+    }
+    return MPI_SUCCESS;
+}
+
+/* Count, datatype and buffer of one side of a collective. */
+static int coll_check_data(const char *func, struct comm_communicator *comm, const void *buf,
+                           int count, MPI_Datatype datatype, struct comm_datatype **dt_out)
+{
+    struct comm_datatype *dt;
+    int err;
+
+    if (count < 0) {
+        return comm_api_error(comm, MPI_ERR_COUNT, "%s: invalid count %d", func, count);
+    }
+    err = comm_api_check_datatype(func, comm, datatype, &dt);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (buf == NULL && count > 0 && dt->size > 0 && dt->true_lb == 0) {
+        return comm_api_error(comm, MPI_ERR_BUFFER, "%s: buffer is NULL with count %d", func,
+                              count);
+    }
+    *dt_out = dt;
+    return MPI_SUCCESS;
+}
+
+static int coll_check_op(const char *func, struct comm_communicator *comm, MPI_Op handle,
+                         const struct comm_datatype *dt, struct comm_op **op_out)
+{
+    struct comm_op *op = comm_op_lookup(handle);
+
+    if (op == NULL) {
+        return comm_api_error(comm, MPI_ERR_OP, "%s: invalid operation%s", func,
+                              handle == MPI_OP_NULL ? " MPI_OP_NULL" : "");
+    }
+    if (!comm_op_accepts(op, dt)) {
+        return comm_api_error(comm, MPI_ERR_OP, "%s: %s is not defined on %s", func,
+                              comm_op_name(op), dt->name[0] ? dt->name : "this datatype");
+    }
+    *op_out = op;
+    return MPI_SUCCESS;
+}
+
+static int coll_result(const char *func, struct comm_communicator *comm, int err)
+{
+    if (err == MPI_SUCCESS) {
+        return MPI_SUCCESS;
+    }
+    return comm_api_error(comm, err, "%s: the operation failed (see above)", func);
+}
+
+int PMPI_Barrier(MPI_Comm comm)
+{
+    const struct comm_coll_algorithm *a;
+    struct comm_communicator *c;
+    int err = comm_api_enter_comm("MPI_Barrier", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    a = comm_coll_select_barrier(c);
+    if (a == NULL) {
+        return coll_result("MPI_Barrier", c, MPI_ERR_OTHER);
+    }
+    return coll_result("MPI_Barrier", c, a->fn.barrier(c));
+}
+COMM_API_ALIAS(MPI_Barrier);
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    const struct comm_coll_algorithm *a;
+    struct comm_communicator *c;
+    struct comm_datatype *dt;
+    int err = comm_api_enter_comm("MPI_Bcast", comm, &c);
+
+    if (err == MPI_SUCCESS) {
+        err = coll_check_data("MPI_Bcast", c, buffer, count, datatype, &dt);
+    }
+    if (err == MPI_SUCCESS) {
+        err = coll_check_root("MPI_Bcast", c, root);
+    }
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (count == 0 || c->size == 1) {
+        return MPI_SUCCESS;
+    }
+    a = comm_coll_select_bcast(c, (size_t)count * (size_t)dt->size);
+    if (a == NULL) {
+        return coll_result("MPI_Bcast", c, MPI_ERR_OTHER);
+    }
+    return coll_result("MPI_Bcast", c, a->fn.bcast(buffer, count, dt, root, c));
+}
+COMM_API_ALIAS(MPI_Bcast);
+
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
+{
+    const struct comm_coll_algorithm *a;
+    struct comm_communicator *c;
+    struct comm_datatype *dt;
+    struct comm_op *o;
+    int err = comm_api_enter_comm("MPI_Reduce", comm, &c);
+
+    if (err == MPI_SUCCESS) {
+        err = coll_check_root("MPI_Reduce", c, root);
+    }
+    if (err == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && c->rank != root) {
+        err = comm_api_error(c, MPI_ERR_BUFFER, "MPI_Reduce: MPI_IN_PLACE is only allowed at "
+                             "the root");
+    }
+    if (err == MPI_SUCCESS) {
+        err = coll_check_data("MPI_Reduce", c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+                              count, datatype, &dt);
+    }
+    if (err == MPI_SUCCESS && c->rank == root) {
+        err = coll_check_data("MPI_Reduce", c, recvbuf, count, datatype, &dt);
+    }
+    if (err == MPI_SUCCESS) {
+        err = coll_check_op("MPI_Reduce", c, op, dt, &o);
+    }
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (count == 0) {
+        return MPI_SUCCESS;
+    }
+    a = comm_coll_select_reduce(c, (size_t)count * (size_t)dt->size, o);
+    if (a == NULL) {
+        return coll_result("MPI_Reduce", c, MPI_ERR_OTHER);
+    }
+    return coll_result("MPI_Reduce", c,
+                       a->fn.reduce(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
+                                    dt, o, root, c));
+}
+COMM_API_ALIAS(MPI_Reduce);
+
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm)
+{
+    const struct comm_coll_algorithm *a;
+    struct comm_communicator *c;
+    struct comm_datatype *dt;
+    struct comm_op *o;
+    int err = comm_api_enter_comm("MPI_Allreduce", comm, &c);
+
+    if (err == MPI_SUCCESS) {
+        err = coll_check_data("MPI_Allreduce", c, recvbuf, count, datatype, &dt);
+    }
+    if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) {
+        err = coll_check_data("MPI_Allreduce", c, sendbuf, count, datatype, &dt);
+    }
+    if (err == MPI_SUCCESS) {
+        err = coll_check_op("MPI_Allreduce", c, op, dt, &o);
+    }
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (count == 0) {
+        return MPI_SUCCESS;
+    }
+    a = comm_coll_select_allreduce(c, (size_t)count * (size_t)dt->size, o);
+    if (a == NULL) {
+        return coll_result("MPI_Allreduce", c, MPI_ERR_OTHER);
+    }
+    return coll_result("MPI_Allreduce", c,
+                       a->fn.allreduce(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf,
+                                       count, dt, o, c));
+}
+COMM_API_ALIAS(MPI_Allreduce);

@@ -1,0 +1,260 @@
+/*
+ * comm_manage.c - making and unmaking communicators: MPI_Comm_dup, MPI_Comm_split,
+ * MPI_Comm_free, and comparing and naming them.
+ *
+ * Layer: runtime API.  A new communicator's context is the largest "next free context" of its
+ * members, agreed with one allreduce on the parent, so it is new to every member even when
+ * several communicators are made at once in overlapping groups.
+ */
+#include "config.h"
+
+#include "runtime/api/api.h"
+#include "runtime/error.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Agrees on a context for a communicator made from PARENT. */
+static int manage_agree_context(const char *func, struct comm_communicator *parent,
+                                uint32_t *context_out)
+{
+    unsigned next = comm_communicator_next_context(), agreed = 0;
+    int err = PMPI_Allreduce(&next, &agreed, 1, MPI_UNSIGNED, MPI_MAX, parent->handle);
+
+    if (err != MPI_SUCCESS) {
+        return comm_api_error(parent, err, "%s: cannot agree on a context", func);
+    }
+    *context_out = agreed;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    struct comm_communicator *c, *n;
+    uint32_t context;
+    long *ranks;
+    int err = comm_api_enter_comm("MPI_Comm_dup", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (newcomm == NULL) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_dup: newcomm is NULL");
+    }
+    err = manage_agree_context("MPI_Comm_dup", c, &context);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    ranks = malloc((size_t)c->size * sizeof(*ranks));
+    if (ranks == NULL) {
+        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_dup: out of memory");
+    }
+    for (int r = 0; r < c->size; r++) {
+        ranks[r] = comm_communicator_world_rank(c, r);
+    }
+    err = comm_communicator_create(ranks, c->size, c->rank, context, c->errhandler, &n);
+    free(ranks);
+    if (err < 0) {
+        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_dup: out of memory");
+    }
+    *newcomm = n->handle;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_dup);
+
+/* Orders the members of a split: by key, then by rank in the parent. */
+static int manage_by_key(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+
+    if (x[0] != y[0]) {
+        return x[0] < y[0] ? -1 : 1;
+    }
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    struct comm_communicator *c, *n;
+    uint32_t context;
+    int *pairs = NULL, *members = NULL, nmembers = 0, me = -1;
+    long *ranks = NULL;
+    int err = comm_api_enter_comm("MPI_Comm_split", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (newcomm == NULL) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_split: newcomm is NULL");
+    }
+    if (color < 0 && color != MPI_UNDEFINED) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_split: invalid color %d (colors are "
+                              "non-negative, or MPI_UNDEFINED)", color);
+    }
+    /* Everyone learns every (color, key): each rank fills its slot, a sum fills the rest. */
+    pairs = calloc((size_t)c->size * 2, sizeof(*pairs));
+    members = malloc((size_t)c->size * 2 * sizeof(*members));
+    ranks = malloc((size_t)c->size * sizeof(*ranks));
+    if (pairs == NULL || members == NULL || ranks == NULL) {
+        err = comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory");
+        goto out_free;
+    }
+    pairs[2 * c->rank] = color;
+    pairs[2 * c->rank + 1] = key;
+    err = PMPI_Allreduce(MPI_IN_PLACE, pairs, c->size * 2, MPI_INT, MPI_SUM, comm);
+    if (err == MPI_SUCCESS) {
+        err = manage_agree_context("MPI_Comm_split", c, &context);
+    }
+    if (err != MPI_SUCCESS) {
+        goto out_free;
+    }
+    if (color == MPI_UNDEFINED) {
+        *newcomm = MPI_COMM_NULL;
+        goto out_free;
+    }
+    for (int r = 0; r < c->size; r++) {
+        if (pairs[2 * r] == color) {
+            members[2 * nmembers] = pairs[2 * r + 1];
+            members[2 * nmembers + 1] = r;
+            nmembers++;
+        }
+    }
+    qsort(members, (size_t)nmembers, 2 * sizeof(*members), manage_by_key);
+    for (int i = 0; i < nmembers; i++) {
+        ranks[i] = comm_communicator_world_rank(c, members[2 * i + 1]);
+        if (members[2 * i + 1] == c->rank) {
+            me = i;
+        }
+    }
+    /* Disjoint colors may share the context: no process is in two of them. */
+    if (comm_communicator_create(ranks, nmembers, me, context, c->errhandler, &n) < 0) {
+        err = comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory");
+        goto out_free;
+    }
+    *newcomm = n->handle;
+out_free:
+    free(ranks);
+    free(members);
+    free(pairs);
+    return err;
+}
+COMM_API_ALIAS(MPI_Comm_split);
+
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    struct comm_communicator *c;
+    int err;
+
+    if (comm == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Comm_free: comm is NULL");
+    }
+    err = comm_api_enter_comm("MPI_Comm_free", *comm, &c);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (c->predefined) {
+        return comm_api_error(c, MPI_ERR_COMM, "MPI_Comm_free: %s cannot be freed", c->name);
+    }
+    comm_communicator_free(c);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_free);
+
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    struct comm_communicator *a, *b;
+    bool same_order = true;
+    int err = comm_api_enter_comm("MPI_Comm_compare", comm1, &a);
+
+    if (err == MPI_SUCCESS) {
+        err = comm_api_enter_comm("MPI_Comm_compare", comm2, &b);
+    }
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (result == NULL) {
+        return comm_api_error(a, MPI_ERR_ARG, "MPI_Comm_compare: result is NULL");
+    }
+    if (a == b) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    if (a->size != b->size) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    for (int r = 0; r < a->size; r++) {
+        if (comm_communicator_world_rank(a, r) != comm_communicator_world_rank(b, r)) {
+            same_order = false;
+        }
+    }
+    if (same_order) {
+        *result = MPI_CONGRUENT;
+        return MPI_SUCCESS;
+    }
+    *result = MPI_SIMILAR;
+    for (int r = 0; r < a->size && *result == MPI_SIMILAR; r++) {
+        bool found = false;
+
+        for (int s = 0; s < b->size && !found; s++) {
+            found = comm_communicator_world_rank(a, r) == comm_communicator_world_rank(b, s);
+        }
+        if (!found) {
+            *result = MPI_UNEQUAL;
+        }
+    }
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_compare);
+
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+    struct comm_communicator *c;
+    int err = comm_api_enter_comm("MPI_Comm_set_name", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (comm_name == NULL) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_set_name: comm_name is NULL");
+    }
+    snprintf(c->name, sizeof(c->name), "%s", comm_name);
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_set_name);
+
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+    struct comm_communicator *c;
+    int err = comm_api_enter_comm("MPI_Comm_get_name", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (comm_name == NULL || resultlen == NULL) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_get_name: %s is NULL",
+                              comm_name == NULL ? "comm_name" : "resultlen");
+    }
+    *resultlen = snprintf(comm_name, MPI_MAX_OBJECT_NAME, "%s", c->name);
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_get_name);
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    struct comm_communicator *c;
+    int err = comm_api_enter_comm("MPI_Comm_test_inter", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (flag == NULL) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_test_inter: flag is NULL");
+    }
+    *flag = 0; /* intercommunicators do not exist yet */
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_test_inter);

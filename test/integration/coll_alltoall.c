@@ -1,0 +1,347 @@
+/*
+ * coll_alltoall.c - integration test of MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw:
+ * counts 0, 1, 37 and about 1 MiB sent by each rank, with int, double and a strided vector
+ * type, with and without MPI_IN_PLACE; Alltoallv with per-pair counts (some empty) in reverse
+ * peer order with gaps that must stay untouched; Alltoallw mixing ints and the vector type per
+ * peer with byte displacements.
+ *
+ * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
+ * guarantees.  Any number of ranks >= 1.  Prints "coll_alltoall R: ok" per rank, or
+ * "FAIL: coll_alltoall rank R: ..." and aborts.
+ */
+#include <mpi.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *prog = "coll_alltoall";
+static int rank, size;
+
+#include "p2p_check.h"
+
+/* Element types every data-movement case runs with: int, double, and a strided vector of two
+ * ints resized to an extent of four ints, whose gaps a receive must never write. */
+enum { T_INT, T_DOUBLE, T_VEC, NTYPES };
+static MPI_Datatype types[NTYPES];
+static const char *const tname[NTYPES] = {"int", "double", "vector"};
+static const size_t text[NTYPES] = {sizeof(int), sizeof(double), 4 * sizeof(int)};
+
+#define RFILL 0xA5 /* every byte of a receive buffer before the call */
+#define SFILL 0x11 /* every byte of a send buffer's gaps */
+
+static inline void types_init(void)
+{
+    MPI_Datatype v;
+
+    types[T_INT] = MPI_INT;
+    types[T_DOUBLE] = MPI_DOUBLE;
+    CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &v));
+    CHECK_MPI(MPI_Type_create_resized(v, 0, (MPI_Aint)(4 * sizeof(int)), &types[T_VEC]));
+    CHECK_MPI(MPI_Type_commit(&types[T_VEC]));
+    CHECK_MPI(MPI_Type_free(&v));
+}
+
+static inline void types_free(void)
+{
+    CHECK_MPI(MPI_Type_free(&types[T_VEC]));
+}
+
+/* The value of element i of the data that rank a owns for rank b (b: root, peer or 0). */
+static inline int val(int a, int b, long i)
+{
+    return (int)(((long)a * 7919 + (long)b * 104729 + i * 31 + 1) & 0x3fffffff);
+}
+
+static inline void *tbuf(int t, long n, int fill)
+{
+    size_t bytes = text[t] * (size_t)(n > 0 ? n : 1);
+    void *p = malloc(bytes);
+
+    CHECK(p != NULL);
+    memset(p, fill, bytes);
+    return p;
+}
+
+static inline void put(void *buf, int t, long i, int v)
+{
+    if (t == T_INT) {
+        ((int *)buf)[i] = v;
+    } else if (t == T_DOUBLE) {
+        ((double *)buf)[i] = (double)v + 0.5;
+    } else {
+        int *p = (int *)buf + 4 * i;
+
+        p[0] = v;
+        p[2] = v ^ 0x5555;
+    }
+}
+
+/* Whether element i holds v (and, for the vector, the gaps are untouched). */
+static inline int holds(const void *buf, int t, long i, int v)
+{
+    int sent;
+
+    memset(&sent, RFILL, sizeof(sent));
+    if (t == T_INT) {
+        return ((const int *)buf)[i] == v;
+    } else if (t == T_DOUBLE) {
+        return ((const double *)buf)[i] == (double)v + 0.5;
+    } else {
+        const int *p = (const int *)buf + 4 * i;
+
+        return p[0] == v && p[2] == (v ^ 0x5555) && p[1] == sent && p[3] == sent;
+    }
+}
+
+/* Whether element i was left alone by the call (still RFILL). */
+static inline int untouched(const void *buf, int t, long i)
+{
+    const unsigned char *p = (const unsigned char *)buf + text[t] * (size_t)i;
+
+    for (size_t k = 0; k < text[t]; k++) {
+        if (p[k] != RFILL) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static inline void expect_elem(const void *buf, int t, long i, int v, const char *what, int line)
+{
+    if (!holds(buf, t, i, v)) {
+        fail(line, "%s: %s element %ld wrong (expected %d)", what, tname[t], i, v);
+    }
+}
+
+static inline void expect_untouched(const void *buf, int t, long i, const char *what, int line)
+{
+    if (!untouched(buf, t, i)) {
+        fail(line, "%s: %s element %ld written outside the result", what, tname[t], i);
+    }
+}
+
+/* Counts each case runs with: empty, one, odd, and about 1 MiB in all (split over `parts`). */
+static inline long big_count(int t, int parts)
+{
+    long n = (1L << 20) / (long)text[t] / parts;
+
+    return n | 1;
+}
+
+/* The roots the 1 MiB cases run with (all roots for the small ones): first, middle, last. */
+static inline int big_root(int root, int n)
+{
+    return root == 0 || root == n / 2 || root == n - 1;
+}
+
+/* The irregular layout of the "v" variants: rank r's block has vcount(r, c) elements (c - 1,
+ * c or c + 1, so some blocks are empty), blocks are stored in reverse rank order with a gap of
+ * one element between them, which the call must not write. */
+static inline int vcount(int r, long c)
+{
+    return c == 0 ? 0 : (int)c + r % 3 - 1;
+}
+
+static inline long vlayout(int n, long c, int *counts, int *displs)
+{
+    long at = 0;
+
+    for (int r = n - 1; r >= 0; r--) {
+        counts[r] = vcount(r, c);
+        displs[r] = (int)at;
+        at += counts[r] + 1;
+    }
+    return at;
+}
+
+static const long counts[] = {0, 1, 37, -1}; /* -1: about 1 MiB sent by each rank */
+
+static void test_alltoall(int t, long c, int in_place)
+{
+    const char *what = in_place ? "alltoall in place" : "alltoall";
+    void *sbuf = tbuf(t, c * size, SFILL), *rbuf = tbuf(t, c * size + 1, RFILL);
+
+    for (int p = 0; p < size; p++) {
+        for (long i = 0; i < c; i++) {
+            put(in_place ? rbuf : sbuf, t, p * c + i, val(rank, p, i));
+        }
+    }
+    CHECK_MPI(MPI_Alltoall(in_place ? MPI_IN_PLACE : sbuf, (int)c, types[t], rbuf, (int)c, types[t],
+                           MPI_COMM_WORLD));
+    for (int q = 0; q < size; q++) {
+        for (long i = 0; i < c; i++) {
+            expect_elem(rbuf, t, q * c + i, val(q, rank, i), what, __LINE__);
+        }
+    }
+    expect_untouched(rbuf, t, c * size, what, __LINE__);
+    free(sbuf);
+    free(rbuf);
+}
+
+/* How many elements rank a sends to rank b in the "v" and "w" cases (some are empty). */
+static int pcount(int a, int b, long c)
+{
+    return c == 0 ? 0 : (int)c + (a + 2 * b) % 3 - 1;
+}
+
+/* Blocks stored in reverse peer order with a one-element gap after each. */
+static long playout(long c, int *counts, int *displs, int sending)
+{
+    long at = 0;
+
+    for (int p = size - 1; p >= 0; p--) {
+        counts[p] = sending ? pcount(rank, p, c) : pcount(p, rank, c);
+        displs[p] = (int)at;
+        at += counts[p] + 1;
+    }
+    return at;
+}
+
+static void test_alltoallv(int t, long c, int in_place)
+{
+    const char *what = in_place ? "alltoallv in place" : "alltoallv";
+    int *sc = malloc(sizeof(int) * (size_t)size), *sd = malloc(sizeof(int) * (size_t)size);
+    int *rc = malloc(sizeof(int) * (size_t)size), *rd = malloc(sizeof(int) * (size_t)size);
+    long stotal, rtotal;
+    void *sbuf, *rbuf;
+
+    CHECK(sc != NULL && sd != NULL && rc != NULL && rd != NULL);
+    stotal = playout(c, sc, sd, 1);
+    rtotal = playout(c, rc, rd, 0);
+    sbuf = tbuf(t, stotal, SFILL);
+    rbuf = tbuf(t, rtotal, RFILL);
+    if (in_place) {
+        /* In place, the counts and layout are the receive ones in both directions, so the
+         * data must be symmetric: rank a sends b what b sends a in number. */
+        for (int p = 0; p < size; p++) {
+            rc[p] =
+                pcount(rank, p, c) < pcount(p, rank, c) ? pcount(rank, p, c) : pcount(p, rank, c);
+        }
+        rtotal = 0;
+        for (int p = size - 1; p >= 0; p--) {
+            rd[p] = (int)rtotal;
+            rtotal += rc[p] + 1;
+        }
+        free(rbuf);
+        rbuf = tbuf(t, rtotal, RFILL);
+        for (int p = 0; p < size; p++) {
+            for (long i = 0; i < rc[p]; i++) {
+                put(rbuf, t, rd[p] + i, val(rank, p, i));
+            }
+        }
+    } else {
+        for (int p = 0; p < size; p++) {
+            for (long i = 0; i < sc[p]; i++) {
+                put(sbuf, t, sd[p] + i, val(rank, p, i));
+            }
+        }
+    }
+    CHECK_MPI(MPI_Alltoallv(in_place ? MPI_IN_PLACE : sbuf, sc, sd, types[t], rbuf, rc, rd,
+                            types[t], MPI_COMM_WORLD));
+    for (int q = 0; q < size; q++) {
+        for (long i = 0; i < rc[q]; i++) {
+            expect_elem(rbuf, t, rd[q] + i, val(q, rank, i), what, __LINE__);
+        }
+        expect_untouched(rbuf, t, rd[q] + rc[q], what, __LINE__);
+    }
+    free(sbuf);
+    free(rbuf);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+}
+
+/* Alltoallw: the block between a and b is ints when a + b is even and the strided vector type
+ * when it is odd, displacements are in bytes, and blocks go in reverse peer order with gaps. */
+static int wtype(int a, int b)
+{
+    return (a + b) % 2 ? T_VEC : T_INT;
+}
+
+static void test_alltoallw(long c, int in_place)
+{
+    const char *what = in_place ? "alltoallw in place" : "alltoallw";
+    int *sc = malloc(sizeof(int) * (size_t)size), *sd = malloc(sizeof(int) * (size_t)size);
+    int *rc = malloc(sizeof(int) * (size_t)size), *rd = malloc(sizeof(int) * (size_t)size);
+    MPI_Datatype *st = malloc(sizeof(MPI_Datatype) * (size_t)size),
+                 *rt = malloc(sizeof(MPI_Datatype) * (size_t)size);
+    size_t sbytes = 0, rbytes = 0;
+    char *sbuf, *rbuf;
+
+    CHECK(sc != NULL && sd != NULL && rc != NULL && rd != NULL && st != NULL && rt != NULL);
+    for (int p = size - 1; p >= 0; p--) {
+        int t = wtype(rank, p);
+
+        sc[p] = in_place ? (pcount(rank, p, c) < pcount(p, rank, c) ? pcount(rank, p, c)
+                                                                    : pcount(p, rank, c))
+                         : pcount(rank, p, c);
+        rc[p] = in_place ? sc[p] : pcount(p, rank, c);
+        st[p] = rt[p] = types[t];
+        sd[p] = (int)sbytes;
+        rd[p] = (int)rbytes;
+        sbytes += text[t] * (size_t)(sc[p] + 1);
+        rbytes += text[t] * (size_t)(rc[p] + 1);
+    }
+    sbuf = malloc(sbytes + 1);
+    rbuf = malloc(rbytes + 1);
+    CHECK(sbuf != NULL && rbuf != NULL);
+    memset(sbuf, SFILL, sbytes + 1);
+    memset(rbuf, RFILL, rbytes + 1);
+    for (int p = 0; p < size; p++) {
+        for (long i = 0; i < sc[p]; i++) {
+            put(in_place ? rbuf + rd[p] : sbuf + sd[p], wtype(rank, p), i, val(rank, p, i));
+        }
+    }
+    CHECK_MPI(MPI_Alltoallw(in_place ? MPI_IN_PLACE : sbuf, sc, sd, st, rbuf, rc, rd, rt,
+                            MPI_COMM_WORLD));
+    for (int q = 0; q < size; q++) {
+        for (long i = 0; i < rc[q]; i++) {
+            expect_elem(rbuf + rd[q], wtype(q, rank), i, val(q, rank, i), what, __LINE__);
+        }
+        expect_untouched(rbuf + rd[q], wtype(q, rank), rc[q], what, __LINE__);
+    }
+    free(sbuf);
+    free(rbuf);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    free(st);
+    free(rt);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    types_init();
+
+    for (int t = 0; t < NTYPES; t++) {
+        for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+            long c = counts[k] < 0 ? big_count(t, size) : counts[k];
+
+            for (int in_place = 0; in_place < 2; in_place++) {
+                test_alltoall(t, c, in_place);
+                test_alltoallv(t, c, in_place);
+            }
+        }
+    }
+    for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+        long c = counts[k] < 0 ? big_count(T_VEC, size) : counts[k];
+
+        test_alltoallw(c, 0);
+        test_alltoallw(c, 1);
+    }
+
+    types_free();
+    printf("%s %d: ok\n", prog, rank);
+    fflush(stdout);
+    MPI_Finalize();
+    return 0;
+}
