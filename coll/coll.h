@@ -48,6 +48,25 @@ typedef int (*comm_coll_allreduce_fn)(const void *sbuf, void *rbuf, MPI_Count co
                                       struct comm_datatype *dt, struct comm_op *op,
                                       struct comm_communicator *comm);
 
+/* Rooted and all-to-all gathers and scatters take per-rank counts and displacements (in
+ * elements of the receive or send type); the plain forms pass equal counts.  A NULL send
+ * buffer at the root of a gather (or receive buffer at the root of a scatter) means
+ * MPI_IN_PLACE: the root's block is already where it belongs. */
+typedef int (*comm_coll_gatherv_fn)(const void *sbuf, MPI_Count scount,
+                                    struct comm_datatype *sdt, void *rbuf, const int *rcounts,
+                                    const int *displs, struct comm_datatype *rdt, int root,
+                                    struct comm_communicator *comm);
+typedef int (*comm_coll_scatterv_fn)(const void *sbuf, const int *scounts, const int *displs,
+                                     struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
+                                     struct comm_datatype *rdt, int root,
+                                     struct comm_communicator *comm);
+/* Allgather: a NULL send buffer means MPI_IN_PLACE (every rank's block is in rbuf). */
+typedef int (*comm_coll_allgatherv_fn)(const void *sbuf, MPI_Count scount,
+                                       struct comm_datatype *sdt, void *rbuf,
+                                       const int *rcounts, const int *displs,
+                                       struct comm_datatype *rdt,
+                                       struct comm_communicator *comm);
+
 /* One registered algorithm. */
 struct comm_coll_algorithm {
     const char *name;
@@ -57,6 +76,9 @@ struct comm_coll_algorithm {
         comm_coll_bcast_fn bcast;
         comm_coll_reduce_fn reduce;
         comm_coll_allreduce_fn allreduce;
+        comm_coll_gatherv_fn gatherv;
+        comm_coll_scatterv_fn scatterv;
+        comm_coll_allgatherv_fn allgatherv;
     } fn;
 };
 
@@ -77,6 +99,10 @@ const struct comm_coll_algorithm *comm_coll_select_reduce(struct comm_communicat
 const struct comm_coll_algorithm *comm_coll_select_allreduce(struct comm_communicator *comm,
                                                              size_t bytes,
                                                              const struct comm_op *op);
+
+const struct comm_coll_algorithm *comm_coll_select_gather(struct comm_communicator *comm);
+const struct comm_coll_algorithm *comm_coll_select_scatter(struct comm_communicator *comm);
+const struct comm_coll_algorithm *comm_coll_select_allgather(struct comm_communicator *comm);
 
 /* ---- what algorithms use (coll/coll_p2p.c) ------------------------------------------ */
 

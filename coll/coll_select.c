@@ -6,11 +6,14 @@
  */
 #include "config.h"
 
+#include "coll/allgather/allgather.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/barrier/barrier.h"
 #include "coll/bcast/bcast.h"
 #include "coll/coll.h"
+#include "coll/gather/gather.h"
 #include "coll/reduce/reduce.h"
+#include "coll/scatter/scatter.h"
 #include "runtime/communicator.h"
 #include "runtime/error.h"
 #include "runtime/log.h"
@@ -30,14 +33,21 @@ static const struct coll_family coll_families[] = {
     {"bcast", comm_coll_bcast_algorithms, &comm_coll_bcast_nalgorithms},
     {"reduce", comm_coll_reduce_algorithms, &comm_coll_reduce_nalgorithms},
     {"allreduce", comm_coll_allreduce_algorithms, &comm_coll_allreduce_nalgorithms},
+    {"gather", comm_coll_gather_algorithms, &comm_coll_gather_nalgorithms},
+    {"scatter", comm_coll_scatter_algorithms, &comm_coll_scatter_nalgorithms},
+    {"allgather", comm_coll_allgather_algorithms, &comm_coll_allgather_nalgorithms},
 };
 
-enum { COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE };
+enum { COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE, COLL_GATHER, COLL_SCATTER,
+       COLL_ALLGATHER };
 
 static int coll_check_barrier(const char *value, char *expected_out, size_t len);
 static int coll_check_bcast(const char *value, char *expected_out, size_t len);
 static int coll_check_reduce(const char *value, char *expected_out, size_t len);
 static int coll_check_allreduce(const char *value, char *expected_out, size_t len);
+static int coll_check_gather(const char *value, char *expected_out, size_t len);
+static int coll_check_scatter(const char *value, char *expected_out, size_t len);
+static int coll_check_allgather(const char *value, char *expected_out, size_t len);
 
 static const struct comm_setting coll_settings[] = {
     {.name = "COMM_COLL_BARRIER",
@@ -64,6 +74,24 @@ static const struct comm_setting coll_settings[] = {
      .help = "allreduce algorithm: auto, recursive_doubling or reduce_bcast",
      .audience = COMM_AUDIENCE_TUNER,
      .check = coll_check_allreduce},
+    {.name = "COMM_COLL_GATHER",
+     .type = COMM_SETTING_STRING,
+     .default_value = "auto",
+     .help = "gather algorithm (MPI_Gather, MPI_Gatherv): auto or linear",
+     .audience = COMM_AUDIENCE_TUNER,
+     .check = coll_check_gather},
+    {.name = "COMM_COLL_SCATTER",
+     .type = COMM_SETTING_STRING,
+     .default_value = "auto",
+     .help = "scatter algorithm (MPI_Scatter, MPI_Scatterv): auto or linear",
+     .audience = COMM_AUDIENCE_TUNER,
+     .check = coll_check_scatter},
+    {.name = "COMM_COLL_ALLGATHER",
+     .type = COMM_SETTING_STRING,
+     .default_value = "auto",
+     .help = "allgather algorithm (MPI_Allgather, MPI_Allgatherv): auto or ring",
+     .audience = COMM_AUDIENCE_TUNER,
+     .check = coll_check_allgather},
 };
 
 const struct comm_setting_table comm_coll_settings = {
@@ -112,6 +140,21 @@ static int coll_check_reduce(const char *value, char *expected_out, size_t len)
 static int coll_check_allreduce(const char *value, char *expected_out, size_t len)
 {
     return coll_check(COLL_ALLREDUCE, value, expected_out, len);
+}
+
+static int coll_check_gather(const char *value, char *expected_out, size_t len)
+{
+    return coll_check(COLL_GATHER, value, expected_out, len);
+}
+
+static int coll_check_scatter(const char *value, char *expected_out, size_t len)
+{
+    return coll_check(COLL_SCATTER, value, expected_out, len);
+}
+
+static int coll_check_allgather(const char *value, char *expected_out, size_t len)
+{
+    return coll_check(COLL_ALLGATHER, value, expected_out, len);
 }
 
 /* The forced algorithm if any and allowed, else DEFAULT_INDEX; NULL when a forced one cannot
@@ -170,4 +213,19 @@ const struct comm_coll_algorithm *comm_coll_select_allreduce(struct comm_communi
 {
     (void)bytes;
     return coll_pick(COLL_ALLREDUCE, 0, comm, op);
+}
+
+const struct comm_coll_algorithm *comm_coll_select_gather(struct comm_communicator *comm)
+{
+    return coll_pick(COLL_GATHER, 0, comm, NULL);
+}
+
+const struct comm_coll_algorithm *comm_coll_select_scatter(struct comm_communicator *comm)
+{
+    return coll_pick(COLL_SCATTER, 0, comm, NULL);
+}
+
+const struct comm_coll_algorithm *comm_coll_select_allgather(struct comm_communicator *comm)
+{
+    return coll_pick(COLL_ALLGATHER, 0, comm, NULL);
 }

@@ -720,6 +720,42 @@ COMM_MPI_API int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultl
 COMM_MPI_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 COMM_MPI_API int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
+/* Gathers and scatters. */
+COMM_MPI_API int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm);
+COMM_MPI_API int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm);
+COMM_MPI_API int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, int root, MPI_Comm comm);
+COMM_MPI_API int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, int root, MPI_Comm comm);
+COMM_MPI_API int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm);
+COMM_MPI_API int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm);
+COMM_MPI_API int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm);
+COMM_MPI_API int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm);
+COMM_MPI_API int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, const int recvcounts[], const int displs[],
+                                MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,15 @@
+/*
+ * allgather.c - the registry of allgather algorithms.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/allgather/allgather.h"
+
+const struct comm_coll_algorithm comm_coll_allgather_algorithms[] = {
+    {.name = "ring", .fn.allgatherv = comm_coll_allgather_ring},
+};
+
+const size_t comm_coll_allgather_nalgorithms =
+    sizeof(comm_coll_allgather_algorithms) / sizeof(comm_coll_allgather_algorithms[0]);

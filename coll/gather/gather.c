@@ -1,0 +1,15 @@
+/*
+ * gather.c - the registry of gather algorithms.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/gather/gather.h"
+
+const struct comm_coll_algorithm comm_coll_gather_algorithms[] = {
+    {.name = "linear", .fn.gatherv = comm_coll_gather_linear},
+};
+
+const size_t comm_coll_gather_nalgorithms =
+    sizeof(comm_coll_gather_algorithms) / sizeof(comm_coll_gather_algorithms[0]);

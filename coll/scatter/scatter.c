@@ -1,0 +1,15 @@
+/*
+ * scatter.c - the registry of scatter algorithms.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/scatter/scatter.h"
+
+const struct comm_coll_algorithm comm_coll_scatter_algorithms[] = {
+    {.name = "linear", .fn.scatterv = comm_coll_scatter_linear},
+};
+
+const size_t comm_coll_scatter_nalgorithms =
+    sizeof(comm_coll_scatter_algorithms) / sizeof(comm_coll_scatter_algorithms[0]);
