@@ -67,6 +67,14 @@ typedef int (*comm_coll_allgatherv_fn)(const void *sbuf, MPI_Count scount,
                                        struct comm_datatype *rdt,
                                        struct comm_communicator *comm);
 
+/* All-to-all in its most general form (MPI_Alltoallw): per-peer counts, byte displacements
+ * and datatypes; a NULL send buffer means MPI_IN_PLACE (the receive arrays describe both). */
+typedef int (*comm_coll_alltoallw_fn)(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
+                                      struct comm_datatype *const *sdts, void *rbuf,
+                                      const int *rcounts, const MPI_Aint *rdispls,
+                                      struct comm_datatype *const *rdts,
+                                      struct comm_communicator *comm);
+
 /* One registered algorithm. */
 struct comm_coll_algorithm {
     const char *name;
@@ -79,6 +87,7 @@ struct comm_coll_algorithm {
         comm_coll_gatherv_fn gatherv;
         comm_coll_scatterv_fn scatterv;
         comm_coll_allgatherv_fn allgatherv;
+        comm_coll_alltoallw_fn alltoallw;
     } fn;
 };
 
@@ -103,6 +112,7 @@ const struct comm_coll_algorithm *comm_coll_select_allreduce(struct comm_communi
 const struct comm_coll_algorithm *comm_coll_select_gather(struct comm_communicator *comm);
 const struct comm_coll_algorithm *comm_coll_select_scatter(struct comm_communicator *comm);
 const struct comm_coll_algorithm *comm_coll_select_allgather(struct comm_communicator *comm);
+const struct comm_coll_algorithm *comm_coll_select_alltoall(struct comm_communicator *comm);
 
 /* ---- what algorithms use (coll/coll_p2p.c) ------------------------------------------ */
 

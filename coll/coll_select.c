@@ -8,6 +8,7 @@
 
 #include "coll/allgather/allgather.h"
 #include "coll/allreduce/allreduce.h"
+#include "coll/alltoall/alltoall.h"
 #include "coll/barrier/barrier.h"
 #include "coll/bcast/bcast.h"
 #include "coll/coll.h"
@@ -36,10 +37,11 @@ static const struct coll_family coll_families[] = {
     {"gather", comm_coll_gather_algorithms, &comm_coll_gather_nalgorithms},
     {"scatter", comm_coll_scatter_algorithms, &comm_coll_scatter_nalgorithms},
     {"allgather", comm_coll_allgather_algorithms, &comm_coll_allgather_nalgorithms},
+    {"alltoall", comm_coll_alltoall_algorithms, &comm_coll_alltoall_nalgorithms},
 };
 
 enum { COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE, COLL_GATHER, COLL_SCATTER,
-       COLL_ALLGATHER };
+       COLL_ALLGATHER, COLL_ALLTOALL };
 
 static int coll_check_barrier(const char *value, char *expected_out, size_t len);
 static int coll_check_bcast(const char *value, char *expected_out, size_t len);
@@ -48,6 +50,7 @@ static int coll_check_allreduce(const char *value, char *expected_out, size_t le
 static int coll_check_gather(const char *value, char *expected_out, size_t len);
 static int coll_check_scatter(const char *value, char *expected_out, size_t len);
 static int coll_check_allgather(const char *value, char *expected_out, size_t len);
+static int coll_check_alltoall(const char *value, char *expected_out, size_t len);
 
 static const struct comm_setting coll_settings[] = {
     {.name = "COMM_COLL_BARRIER",
@@ -92,6 +95,12 @@ static const struct comm_setting coll_settings[] = {
      .help = "allgather algorithm (MPI_Allgather, MPI_Allgatherv): auto or ring",
      .audience = COMM_AUDIENCE_TUNER,
      .check = coll_check_allgather},
+    {.name = "COMM_COLL_ALLTOALL",
+     .type = COMM_SETTING_STRING,
+     .default_value = "auto",
+     .help = "all-to-all algorithm (MPI_Alltoall, v and w): auto or pairwise",
+     .audience = COMM_AUDIENCE_TUNER,
+     .check = coll_check_alltoall},
 };
 
 const struct comm_setting_table comm_coll_settings = {
@@ -155,6 +164,11 @@ static int coll_check_scatter(const char *value, char *expected_out, size_t len)
 static int coll_check_allgather(const char *value, char *expected_out, size_t len)
 {
     return coll_check(COLL_ALLGATHER, value, expected_out, len);
+}
+
+static int coll_check_alltoall(const char *value, char *expected_out, size_t len)
+{
+    return coll_check(COLL_ALLTOALL, value, expected_out, len);
 }
 
 /* The forced algorithm if any and allowed, else DEFAULT_INDEX; NULL when a forced one cannot
@@ -228,4 +242,9 @@ const struct comm_coll_algorithm *comm_coll_select_scatter(struct comm_communica
 const struct comm_coll_algorithm *comm_coll_select_allgather(struct comm_communicator *comm)
 {
     return coll_pick(COLL_ALLGATHER, 0, comm, NULL);
+}
+
+const struct comm_coll_algorithm *comm_coll_select_alltoall(struct comm_communicator *comm)
+{
+    return coll_pick(COLL_ALLTOALL, 0, comm, NULL);
 }

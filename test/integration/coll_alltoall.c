@@ -158,7 +158,7 @@ static inline long vlayout(int n, long c, int *counts, int *displs)
     return at;
 }
 
-static const long counts[] = {0, 1, 37, -1}; /* -1: about 1 MiB sent by each rank */
+static const long case_counts[] = {0, 1, 37, -1}; /* -1: about 1 MiB sent by each rank */
 
 static void test_alltoall(int t, long c, int in_place)
 {
@@ -323,8 +323,8 @@ int main(int argc, char **argv)
     types_init();
 
     for (int t = 0; t < NTYPES; t++) {
-        for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
-            long c = counts[k] < 0 ? big_count(t, size) : counts[k];
+        for (size_t k = 0; k < sizeof(case_counts) / sizeof(case_counts[0]); k++) {
+            long c = case_counts[k] < 0 ? big_count(t, size) : case_counts[k];
 
             for (int in_place = 0; in_place < 2; in_place++) {
                 test_alltoall(t, c, in_place);
@@ -332,8 +332,8 @@ int main(int argc, char **argv)
             }
         }
     }
-    for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
-        long c = counts[k] < 0 ? big_count(T_VEC, size) : counts[k];
+    for (size_t k = 0; k < sizeof(case_counts) / sizeof(case_counts[0]); k++) {
+        long c = case_counts[k] < 0 ? big_count(T_VEC, size) : case_counts[k];
 
         test_alltoallw(c, 0);
         test_alltoallw(c, 1);

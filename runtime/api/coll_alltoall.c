@@ -1,0 +1,166 @@
+/*
+ * coll_alltoall.c - MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw: all three become the w
+ * form (per-peer counts, byte displacements and datatypes) for the algorithm.
+ *
+ * Layer: runtime API (calls coll/).
+ */
+#include "config.h"
+
+#include "coll/coll.h"
+#include "runtime/api/api.h"
+#include "runtime/datatype.h"
+
+#include <stdlib.h>
+
+/* One side of an all-to-all, as the w form wants it.  Arrays are owned here. */
+struct alltoall_side {
+    int *counts;
+    MPI_Aint *displs;
+    struct comm_datatype **dts;
+};
+
+static void alltoall_side_free(struct alltoall_side *side)
+{
+    free(side->counts);
+    free(side->displs);
+    free((void *)side->dts);
+}
+
+/*
+ * Fills SIDE for FUNC from either one count and type (COUNTS NULL), per-peer counts and
+ * displacements in elements (TYPES NULL), or per-peer counts, byte displacements and types.
+ */
+static int alltoall_side(const char *func, const char *what, struct comm_communicator *comm,
+                         int count, MPI_Datatype type, const int *counts, const int *displs,
+                         const MPI_Aint *bdispls, const MPI_Datatype *types,
+                         struct alltoall_side *side)
+{
+    int size = comm->size, err = MPI_SUCCESS;
+
+    side->counts = malloc((size_t)size * sizeof(*side->counts));
+    side->displs = malloc((size_t)size * sizeof(*side->displs));
+    side->dts = malloc((size_t)size * sizeof(*side->dts));
+    if (side->counts == NULL || side->displs == NULL || side->dts == NULL) {
+        return comm_api_error(comm, MPI_ERR_NO_MEM, "%s: out of memory", func);
+    }
+    if (counts != NULL && ((types == NULL && displs == NULL) || (types != NULL &&
+                                                                  bdispls == NULL))) {
+        return comm_api_error(comm, MPI_ERR_ARG, "%s: %sdispls is NULL", func, what);
+    }
+    for (int r = 0; r < size && err == MPI_SUCCESS; r++) {
+        int c = counts != NULL ? counts[r] : count;
+
+        if (c < 0) {
+            return comm_api_error(comm, MPI_ERR_COUNT, "%s: invalid %scount %d for rank %d",
+                                  func, what, c, r);
+        }
+        err = comm_api_check_datatype(func, comm, types != NULL ? types[r] : type,
+                                      &side->dts[r]);
+        side->counts[r] = c;
+        if (counts == NULL) {
+            side->displs[r] = (MPI_Aint)r * count * side->dts[r]->extent;
+        } else if (types == NULL) {
+            side->displs[r] = (MPI_Aint)displs[r] * side->dts[r]->extent;
+        } else {
+            side->displs[r] = bdispls[r];
+        }
+    }
+    return err;
+}
+
+static int alltoall_run(const char *func, const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, const int *sendcounts, const int *sdispls,
+                        const MPI_Aint *sbdispls, const MPI_Datatype *sendtypes, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, const int *recvcounts,
+                        const int *rdispls, const MPI_Aint *rbdispls,
+                        const MPI_Datatype *recvtypes, MPI_Comm comm)
+{
+    const struct comm_coll_algorithm *a;
+    struct comm_communicator *c;
+    struct alltoall_side s = {0}, r = {0};
+    bool in_place = sendbuf == MPI_IN_PLACE;
+    int err = comm_api_enter_comm(func, comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (!in_place) {
+        err = alltoall_side(func, "send", c, sendcount, sendtype, sendcounts, sdispls, sbdispls,
+                            sendtypes, &s);
+    }
+    if (err == MPI_SUCCESS) {
+        err = alltoall_side(func, "recv", c, recvcount, recvtype, recvcounts, rdispls, rbdispls,
+                            recvtypes, &r);
+    }
+    if (err == MPI_SUCCESS) {
+        a = comm_coll_select_alltoall(c);
+        err = a == NULL ? MPI_ERR_OTHER
+                        : a->fn.alltoallw(in_place ? NULL : sendbuf, s.counts, s.displs,
+                                          (struct comm_datatype *const *)s.dts, recvbuf,
+                                          r.counts, r.displs,
+                                          (struct comm_datatype *const *)r.dts, c);
+        if (err != MPI_SUCCESS) {
+            err = comm_api_error(c, err, "%s: the operation failed (see above)", func);
+        }
+    }
+    alltoall_side_free(&s);
+    alltoall_side_free(&r);
+    return err;
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall_run("MPI_Alltoall", sendbuf, sendcount, sendtype, NULL, NULL, NULL, NULL,
+                        recvbuf, recvcount, recvtype, NULL, NULL, NULL, NULL, comm);
+}
+COMM_API_ALIAS(MPI_Alltoall);
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (recvcounts == NULL || (sendbuf != MPI_IN_PLACE && sendcounts == NULL)) {
+        return comm_api_error(comm_communicator_lookup(comm), MPI_ERR_ARG,
+                              "MPI_Alltoallv: %s is NULL",
+                              recvcounts == NULL ? "recvcounts" : "sendcounts");
+    }
+    return alltoall_run("MPI_Alltoallv", sendbuf, 0, sendtype, sendcounts, sdispls, NULL, NULL,
+                        recvbuf, 0, recvtype, recvcounts, rdispls, NULL, NULL, comm);
+}
+COMM_API_ALIAS(MPI_Alltoallv);
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    MPI_Aint *sb = NULL, *rb = NULL;
+    struct comm_communicator *c = comm_communicator_lookup(comm);
+    int size = c != NULL ? c->size : 0, err;
+
+    if (recvcounts == NULL || recvtypes == NULL || rdispls == NULL ||
+        (sendbuf != MPI_IN_PLACE &&
+         (sendcounts == NULL || sendtypes == NULL || sdispls == NULL))) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Alltoallw: a count, displacement or "
+                              "type array is NULL");
+    }
+    /* MPI_Alltoallw's displacements are ints in bytes. */
+    sb = malloc((size_t)(size ? size : 1) * sizeof(*sb));
+    rb = malloc((size_t)(size ? size : 1) * sizeof(*rb));
+    if (sb == NULL || rb == NULL) {
+        free(sb);
+        free(rb);
+        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Alltoallw: out of memory");
+    }
+    for (int r = 0; r < size; r++) {
+        sb[r] = sendbuf != MPI_IN_PLACE ? sdispls[r] : 0;
+        rb[r] = rdispls[r];
+    }
+    err = alltoall_run("MPI_Alltoallw", sendbuf, 0, MPI_DATATYPE_NULL, sendcounts, NULL, sb,
+                       sendtypes, recvbuf, 0, MPI_DATATYPE_NULL, recvcounts, NULL, rb,
+                       recvtypes, comm);
+    free(sb);
+    free(rb);
+    return err;
+}
+COMM_API_ALIAS(MPI_Alltoallw);
