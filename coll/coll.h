@@ -75,6 +75,17 @@ typedef int (*comm_coll_alltoallw_fn)(const void *sbuf, const int *scounts, cons
                                       struct comm_datatype *const *rdts,
                                       struct comm_communicator *comm);
 
+/* Reduce-scatter: rank r gets element block r (rcounts[r] elements) of the reduction of every
+ * rank's sbuf (the sum of rcounts elements); sbuf may equal rbuf (MPI_IN_PLACE: the input is
+ * the whole of rbuf and the result goes at its start). */
+typedef int (*comm_coll_reduce_scatter_fn)(const void *sbuf, void *rbuf, const int *rcounts,
+                                           struct comm_datatype *dt, struct comm_op *op,
+                                           struct comm_communicator *comm);
+/* Inclusive (MPI_Scan) or exclusive (MPI_Exscan) prefix reduction in rank order. */
+typedef int (*comm_coll_scan_fn)(const void *sbuf, void *rbuf, MPI_Count count,
+                                 struct comm_datatype *dt, struct comm_op *op, bool exclusive,
+                                 struct comm_communicator *comm);
+
 /* One registered algorithm. */
 struct comm_coll_algorithm {
     const char *name;
@@ -88,6 +99,8 @@ struct comm_coll_algorithm {
         comm_coll_scatterv_fn scatterv;
         comm_coll_allgatherv_fn allgatherv;
         comm_coll_alltoallw_fn alltoallw;
+        comm_coll_reduce_scatter_fn reduce_scatter;
+        comm_coll_scan_fn scan;
     } fn;
 };
 
@@ -113,6 +126,10 @@ const struct comm_coll_algorithm *comm_coll_select_gather(struct comm_communicat
 const struct comm_coll_algorithm *comm_coll_select_scatter(struct comm_communicator *comm);
 const struct comm_coll_algorithm *comm_coll_select_allgather(struct comm_communicator *comm);
 const struct comm_coll_algorithm *comm_coll_select_alltoall(struct comm_communicator *comm);
+const struct comm_coll_algorithm *comm_coll_select_reduce_scatter(struct comm_communicator *comm,
+                                                                  const struct comm_op *op);
+const struct comm_coll_algorithm *comm_coll_select_scan(struct comm_communicator *comm,
+                                                        const struct comm_op *op);
 
 /* ---- what algorithms use (coll/coll_p2p.c) ------------------------------------------ */
 

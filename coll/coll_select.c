@@ -14,6 +14,8 @@
 #include "coll/coll.h"
 #include "coll/gather/gather.h"
 #include "coll/reduce/reduce.h"
+#include "coll/reduce_scatter/reduce_scatter.h"
+#include "coll/scan/scan.h"
 #include "coll/scatter/scatter.h"
 #include "runtime/communicator.h"
 #include "runtime/error.h"
@@ -38,10 +40,13 @@ static const struct coll_family coll_families[] = {
     {"scatter", comm_coll_scatter_algorithms, &comm_coll_scatter_nalgorithms},
     {"allgather", comm_coll_allgather_algorithms, &comm_coll_allgather_nalgorithms},
     {"alltoall", comm_coll_alltoall_algorithms, &comm_coll_alltoall_nalgorithms},
+    {"reduce_scatter", comm_coll_reduce_scatter_algorithms,
+     &comm_coll_reduce_scatter_nalgorithms},
+    {"scan", comm_coll_scan_algorithms, &comm_coll_scan_nalgorithms},
 };
 
 enum { COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE, COLL_GATHER, COLL_SCATTER,
-       COLL_ALLGATHER, COLL_ALLTOALL };
+       COLL_ALLGATHER, COLL_ALLTOALL, COLL_REDUCE_SCATTER, COLL_SCAN };
 
 static int coll_check_barrier(const char *value, char *expected_out, size_t len);
 static int coll_check_bcast(const char *value, char *expected_out, size_t len);
@@ -51,6 +56,8 @@ static int coll_check_gather(const char *value, char *expected_out, size_t len);
 static int coll_check_scatter(const char *value, char *expected_out, size_t len);
 static int coll_check_allgather(const char *value, char *expected_out, size_t len);
 static int coll_check_alltoall(const char *value, char *expected_out, size_t len);
+static int coll_check_reduce_scatter(const char *value, char *expected_out, size_t len);
+static int coll_check_scan(const char *value, char *expected_out, size_t len);
 
 static const struct comm_setting coll_settings[] = {
     {.name = "COMM_COLL_BARRIER",
@@ -101,6 +108,18 @@ static const struct comm_setting coll_settings[] = {
      .help = "all-to-all algorithm (MPI_Alltoall, v and w): auto or pairwise",
      .audience = COMM_AUDIENCE_TUNER,
      .check = coll_check_alltoall},
+    {.name = "COMM_COLL_REDUCE_SCATTER",
+     .type = COMM_SETTING_STRING,
+     .default_value = "auto",
+     .help = "reduce-scatter algorithm (and _block): auto or reduce_scatterv",
+     .audience = COMM_AUDIENCE_TUNER,
+     .check = coll_check_reduce_scatter},
+    {.name = "COMM_COLL_SCAN",
+     .type = COMM_SETTING_STRING,
+     .default_value = "auto",
+     .help = "prefix reduction algorithm (MPI_Scan, MPI_Exscan): auto or recursive_doubling",
+     .audience = COMM_AUDIENCE_TUNER,
+     .check = coll_check_scan},
 };
 
 const struct comm_setting_table comm_coll_settings = {
@@ -169,6 +188,16 @@ static int coll_check_allgather(const char *value, char *expected_out, size_t le
 static int coll_check_alltoall(const char *value, char *expected_out, size_t len)
 {
     return coll_check(COLL_ALLTOALL, value, expected_out, len);
+}
+
+static int coll_check_reduce_scatter(const char *value, char *expected_out, size_t len)
+{
+    return coll_check(COLL_REDUCE_SCATTER, value, expected_out, len);
+}
+
+static int coll_check_scan(const char *value, char *expected_out, size_t len)
+{
+    return coll_check(COLL_SCAN, value, expected_out, len);
 }
 
 /* The forced algorithm if any and allowed, else DEFAULT_INDEX; NULL when a forced one cannot
@@ -247,4 +276,16 @@ const struct comm_coll_algorithm *comm_coll_select_allgather(struct comm_communi
 const struct comm_coll_algorithm *comm_coll_select_alltoall(struct comm_communicator *comm)
 {
     return coll_pick(COLL_ALLTOALL, 0, comm, NULL);
+}
+
+const struct comm_coll_algorithm *comm_coll_select_reduce_scatter(struct comm_communicator *comm,
+                                                                  const struct comm_op *op)
+{
+    return coll_pick(COLL_REDUCE_SCATTER, 0, comm, op);
+}
+
+const struct comm_coll_algorithm *comm_coll_select_scan(struct comm_communicator *comm,
+                                                        const struct comm_op *op)
+{
+    return coll_pick(COLL_SCAN, 0, comm, op);
 }

@@ -11,6 +11,8 @@
 #include "runtime/datatype.h"
 #include "runtime/op.h"
 
+#include <stdlib.h>
+
 static int coll_check_root(const char *func, struct comm_communicator *comm, int root)
 {
     if (root < 0 || root >= comm->size) {
@@ -186,3 +188,134 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                                        count, dt, o, c));
 }
 COMM_API_ALIAS(MPI_Allreduce);
+
+/* Checks of a reduction whose send and receive counts may differ (reduce-scatter). */
+static int coll_reduce_args(const char *func, struct comm_communicator *c, const void *sendbuf,
+                            void *recvbuf, MPI_Count total, int mycount, MPI_Datatype datatype,
+                            MPI_Op op, struct comm_datatype **dt_out, struct comm_op **op_out)
+{
+    int err = coll_check_data(func, c, recvbuf, mycount, datatype, dt_out);
+
+    if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) {
+        err = coll_check_data(func, c, sendbuf, total > 0 ? 1 : 0, datatype, dt_out);
+    }
+    if (err == MPI_SUCCESS) {
+        err = coll_check_op(func, c, op, *dt_out, op_out);
+    }
+    return err;
+}
+
+static int coll_reduce_scatter_run(const char *func, const void *sendbuf, void *recvbuf,
+                                   const int *recvcounts, MPI_Datatype datatype, MPI_Op op,
+                                   MPI_Comm comm)
+{
+    const struct comm_coll_algorithm *a;
+    struct comm_communicator *c = comm_communicator_lookup(comm);
+    struct comm_datatype *dt;
+    struct comm_op *o;
+    MPI_Count total = 0;
+    int err;
+
+    for (int r = 0; r < c->size; r++) {
+        if (recvcounts[r] < 0) {
+            return comm_api_error(c, MPI_ERR_COUNT, "%s: invalid count %d for rank %d", func,
+                                  recvcounts[r], r);
+        }
+        total += recvcounts[r];
+    }
+    err = coll_reduce_args(func, c, sendbuf, recvbuf, total, recvcounts[c->rank], datatype, op,
+                           &dt, &o);
+    if (err != MPI_SUCCESS || total == 0) {
+        return err;
+    }
+    a = comm_coll_select_reduce_scatter(c, o);
+    if (a == NULL) {
+        return coll_result(func, c, MPI_ERR_OTHER);
+    }
+    return coll_result(func, c,
+                       a->fn.reduce_scatter(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+                                            recvbuf, recvcounts, dt, o, c));
+}
+
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    struct comm_communicator *c;
+    int err = comm_api_enter_comm("MPI_Reduce_scatter", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (recvcounts == NULL) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Reduce_scatter: recvcounts is NULL");
+    }
+    return coll_reduce_scatter_run("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, datatype,
+                                   op, comm);
+}
+COMM_API_ALIAS(MPI_Reduce_scatter);
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    struct comm_communicator *c;
+    int *counts;
+    int err = comm_api_enter_comm("MPI_Reduce_scatter_block", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (recvcount < 0) {
+        return comm_api_error(c, MPI_ERR_COUNT, "MPI_Reduce_scatter_block: invalid count %d",
+                              recvcount);
+    }
+    counts = malloc((size_t)c->size * sizeof(*counts));
+    if (counts == NULL) {
+        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Reduce_scatter_block: out of memory");
+    }
+    for (int r = 0; r < c->size; r++) {
+        counts[r] = recvcount;
+    }
+    err = coll_reduce_scatter_run("MPI_Reduce_scatter_block", sendbuf, recvbuf, counts, datatype,
+                                  op, comm);
+    free(counts);
+    return err;
+}
+COMM_API_ALIAS(MPI_Reduce_scatter_block);
+
+static int coll_scan_run(const char *func, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool exclusive)
+{
+    const struct comm_coll_algorithm *a;
+    struct comm_communicator *c;
+    struct comm_datatype *dt;
+    struct comm_op *o;
+    int err = comm_api_enter_comm(func, comm, &c);
+
+    if (err == MPI_SUCCESS) {
+        err = coll_reduce_args(func, c, sendbuf, recvbuf, count, count, datatype, op, &dt, &o);
+    }
+    if (err != MPI_SUCCESS || count == 0) {
+        return err;
+    }
+    a = comm_coll_select_scan(c, o);
+    if (a == NULL) {
+        return coll_result(func, c, MPI_ERR_OTHER);
+    }
+    return coll_result(func, c,
+                       a->fn.scan(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
+                                  dt, o, exclusive, c));
+}
+
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm)
+{
+    return coll_scan_run("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false);
+}
+COMM_API_ALIAS(MPI_Scan);
+
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm)
+{
+    return coll_scan_run("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true);
+}
+COMM_API_ALIAS(MPI_Exscan);

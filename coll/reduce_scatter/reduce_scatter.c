@@ -1,0 +1,15 @@
+/*
+ * reduce_scatter.c - the registry of reduce-scatter algorithms.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/reduce_scatter/reduce_scatter.h"
+
+const struct comm_coll_algorithm comm_coll_reduce_scatter_algorithms[] = {
+    {.name = "reduce_scatterv", .fn.reduce_scatter = comm_coll_reduce_scatter_reduce_scatterv},
+};
+
+const size_t comm_coll_reduce_scatter_nalgorithms =
+    sizeof(comm_coll_reduce_scatter_algorithms) / sizeof(comm_coll_reduce_scatter_algorithms[0]);
