@@ -165,6 +165,9 @@ void comm_communicator_free(struct comm_communicator *c)
     comm_match_drain(&c->match);
     comm_match_drain(&c->coll_match);
     comm_errhandler_release(c->errhandler);
+    if (c->info != NULL) {
+        comm_info_release(c->info);
+    }
     c->magic = 0;
     free((void *)(uintptr_t)c->world_ranks);
     free(c);

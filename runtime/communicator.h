@@ -15,6 +15,7 @@
 
 #include "runtime/api/mpi.h"
 #include "runtime/errhandler.h"
+#include "runtime/info.h"
 #include "runtime/match.h"
 
 struct comm_communicator {
@@ -26,6 +27,7 @@ struct comm_communicator {
     uint32_t context_id;     /* even; carried by every message of this communicator */
     const long *world_ranks; /* world rank of each rank; NULL: the same (MPI_COMM_WORLD) */
     struct comm_errhandler *errhandler;
+    struct comm_info *info; /* hints given with MPI_Comm_set_info; NULL: none */
     struct comm_match_queues match;      /* point-to-point: context_id */
     struct comm_match_queues coll_match; /* collectives: context_id + 1 */
     char name[MPI_MAX_OBJECT_NAME];

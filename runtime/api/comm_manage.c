@@ -10,6 +10,8 @@
 
 #include "runtime/api/api.h"
 #include "runtime/error.h"
+#include "runtime/info.h"
+#include "runtime/runtime.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -258,3 +260,121 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_test_inter);
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                         MPI_Comm *newcomm)
+{
+    struct comm_communicator *c;
+    int err = comm_api_enter_comm("MPI_Comm_split_type", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (info != MPI_INFO_NULL && comm_info_lookup(info) == NULL) {
+        return comm_api_error(c, MPI_ERR_INFO, "MPI_Comm_split_type: invalid info handle");
+    }
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_split_type: invalid split_type %d "
+                              "(expected MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)", split_type);
+    }
+    /* Ranks that can share memory are the ranks of one host. */
+    return PMPI_Comm_split(comm,
+                           split_type == MPI_UNDEFINED ? MPI_UNDEFINED
+                                                       : (int)comm_runtime_job()->node_id,
+                           key, newcomm);
+}
+COMM_API_ALIAS(MPI_Comm_split_type);
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    struct comm_communicator *c;
+    struct comm_info *given, *copy;
+    int err = comm_api_enter_comm("MPI_Comm_set_info", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    given = comm_info_lookup(info);
+    if (given == NULL) {
+        return comm_api_error(c, MPI_ERR_INFO, "MPI_Comm_set_info: invalid info handle");
+    }
+    if (comm_info_dup(given, &copy) < 0) {
+        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_set_info: out of memory");
+    }
+    if (c->info != NULL) {
+        comm_info_release(c->info);
+    }
+    c->info = copy;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_set_info);
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    struct comm_communicator *c;
+    struct comm_info *copy;
+    int err = comm_api_enter_comm("MPI_Comm_get_info", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (info_used == NULL) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_get_info: info_used is NULL");
+    }
+    err = c->info != NULL ? comm_info_dup(c->info, &copy) : comm_info_create(&copy);
+    if (err < 0) {
+        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_get_info: out of memory");
+    }
+    *info_used = comm_info_handle(copy);
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_get_info);
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    int err = PMPI_Comm_dup(comm, newcomm);
+
+    if (err != MPI_SUCCESS || info == MPI_INFO_NULL) {
+        return err;
+    }
+    return PMPI_Comm_set_info(*newcomm, info);
+}
+COMM_API_ALIAS(MPI_Comm_dup_with_info);
+
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    void *p;
+    int err = comm_api_check_running("MPI_Alloc_mem");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (size < 0) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: invalid size %ld", (long)size);
+    }
+    if (baseptr == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Alloc_mem: baseptr is NULL");
+    }
+    if (info != MPI_INFO_NULL && comm_info_lookup(info) == NULL) {
+        return comm_api_error(NULL, MPI_ERR_INFO, "MPI_Alloc_mem: invalid info handle");
+    }
+    p = malloc(size > 0 ? (size_t)size : 1);
+    if (p == NULL) {
+        return comm_api_error(NULL, MPI_ERR_NO_MEM, "MPI_Alloc_mem: cannot allocate %ld bytes",
+                              (long)size);
+    }
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Alloc_mem);
+
+int PMPI_Free_mem(void *base)
+{
+    int err = comm_api_check_running("MPI_Free_mem");
+
+    if (err == MPI_SUCCESS) {
+        free(base);
+    }
+    return err;
+}
+COMM_API_ALIAS(MPI_Free_mem);

@@ -794,6 +794,22 @@ COMM_MPI_API int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_D
 COMM_MPI_API int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm);
 
+/* More communicator management, and memory. */
+COMM_MPI_API int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                                     MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                                      MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+COMM_MPI_API int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+COMM_MPI_API int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+COMM_MPI_API int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+COMM_MPI_API int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+COMM_MPI_API int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+COMM_MPI_API int MPI_Free_mem(void *base);
+COMM_MPI_API int PMPI_Free_mem(void *base);
+
 #ifdef __cplusplus
 }
 #endif

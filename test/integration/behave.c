@@ -20,6 +20,8 @@
  *   inquiry                  versions, Wtime/Wtick, Initialized/Finalized
  *   calls-after-finalize     MPI_Comm_rank after MPI_Finalize
  *   shm-leak                 every rank creates /dev/shm/<job>.test.<rank>; rank 0 is killed
+ *   comm-extras              MPI_Comm_split_type, MPI_Comm_dup_with_info and _get_info,
+ *                            MPI_Alloc_mem and MPI_Free_mem
  *   nodump                   ranks forbid being read (PR_SET_DUMPABLE 0) before MPI_Init, then
  *                            ranks 0 and 1 swap 1 MiB messages and check them
  *
@@ -275,6 +277,40 @@ int main(int argc, char **argv)
         MPI_Comm_rank(MPI_COMM_WORLD, &r);
         printf("FAIL: rank %d survived a call after MPI_Finalize\n", rank);
         return 1;
+    } else if (strcmp(action, "comm-extras") == 0) {
+        MPI_Comm shared, dup, none;
+        MPI_Info info, got;
+        char value[64];
+        int n, me, flag, cmp, sum = 0;
+        void *mem;
+
+        /* One host: the shared-memory split is the whole job, ordered by the keys. */
+        CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, size - rank,
+                                  MPI_INFO_NULL, &shared) == MPI_SUCCESS);
+        MPI_Comm_size(shared, &n);
+        MPI_Comm_rank(shared, &me);
+        CHECK(n == size && me == size - 1 - rank);
+        CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &none) ==
+              MPI_SUCCESS);
+        CHECK(none == MPI_COMM_NULL);
+        MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, shared);
+        CHECK(sum == size * (size - 1) / 2);
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "comm_hint", "yes");
+        CHECK(MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &dup) == MPI_SUCCESS);
+        MPI_Comm_compare(dup, MPI_COMM_WORLD, &cmp);
+        CHECK(cmp == MPI_CONGRUENT);
+        CHECK(MPI_Comm_get_info(dup, &got) == MPI_SUCCESS);
+        MPI_Info_get(got, "comm_hint", (int)sizeof(value) - 1, value, &flag);
+        CHECK(flag && strcmp(value, "yes") == 0);
+        MPI_Info_free(&got);
+        MPI_Info_free(&info);
+        CHECK(MPI_Alloc_mem(1 << 20, MPI_INFO_NULL, &mem) == MPI_SUCCESS);
+        memset(mem, 1, 1 << 20);
+        CHECK(MPI_Free_mem(mem) == MPI_SUCCESS);
+        MPI_Comm_free(&dup);
+        MPI_Comm_free(&shared);
+        printf("comm-extras %d: ok\n", rank);
     } else if (strcmp(action, "nodump") == 0) {
         enum { N = 1 << 20 };
         static unsigned char out[N], in[N];
