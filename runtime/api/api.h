@@ -66,6 +66,11 @@ int comm_api_check_p2p(const char *func, struct comm_communicator *comm, const v
                        int count, MPI_Datatype datatype, int rank, int tag, bool is_recv,
                        struct comm_datatype **dt_out);
 
+/* Checks COUNT elements of DATATYPE at BUF: a count of at least 0, a valid committed type,
+ * and a buffer that is not NULL where data would start at address 0. */
+int comm_api_check_data(const char *func, struct comm_communicator *comm, const void *buf,
+                        int count, MPI_Datatype datatype, struct comm_datatype **dt_out);
+
 /* Checks a datatype argument: valid and committed. */
 int comm_api_check_datatype(const char *func, struct comm_communicator *comm,
                             MPI_Datatype datatype, struct comm_datatype **dt_out);

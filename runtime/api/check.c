@@ -32,9 +32,8 @@ int comm_api_check_datatype(const char *func, struct comm_communicator *comm,
     return MPI_SUCCESS;
 }
 
-int comm_api_check_p2p(const char *func, struct comm_communicator *comm, const void *buf,
-                       int count, MPI_Datatype datatype, int rank, int tag, bool is_recv,
-                       struct comm_datatype **dt_out)
+int comm_api_check_data(const char *func, struct comm_communicator *comm, const void *buf,
+                        int count, MPI_Datatype datatype, struct comm_datatype **dt_out)
 {
     struct comm_datatype *dt;
     int err;
@@ -50,6 +49,20 @@ int comm_api_check_p2p(const char *func, struct comm_communicator *comm, const v
     if (buf == NULL && count > 0 && dt->size > 0 && dt->true_lb == 0) {
         return comm_api_error(comm, MPI_ERR_BUFFER, "%s: buffer is NULL with count %d", func,
                               count);
+    }
+    *dt_out = dt;
+    return MPI_SUCCESS;
+}
+
+int comm_api_check_p2p(const char *func, struct comm_communicator *comm, const void *buf,
+                       int count, MPI_Datatype datatype, int rank, int tag, bool is_recv,
+                       struct comm_datatype **dt_out)
+{
+    struct comm_datatype *dt;
+    int err = comm_api_check_data(func, comm, buf, count, datatype, &dt);
+
+    if (err != MPI_SUCCESS) {
+        return err;
     }
     if (rank != MPI_PROC_NULL && !(is_recv && rank == MPI_ANY_SOURCE) &&
         (rank < 0 || rank >= comm->size)) {

@@ -22,28 +22,6 @@ static int coll_check_root(const char *func, struct comm_communicator *comm, int
     return MPI_SUCCESS;
 }
 
-/* Count, datatype and buffer of one side of a collective. */
-static int coll_check_data(const char *func, struct comm_communicator *comm, const void *buf,
-                           int count, MPI_Datatype datatype, struct comm_datatype **dt_out)
-{
-    struct comm_datatype *dt;
-    int err;
-
-    if (count < 0) {
-        return comm_api_error(comm, MPI_ERR_COUNT, "%s: invalid count %d", func, count);
-    }
-    err = comm_api_check_datatype(func, comm, datatype, &dt);
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (buf == NULL && count > 0 && dt->size > 0 && dt->true_lb == 0) {
-        return comm_api_error(comm, MPI_ERR_BUFFER, "%s: buffer is NULL with count %d", func,
-                              count);
-    }
-    *dt_out = dt;
-    return MPI_SUCCESS;
-}
-
 static int coll_check_op(const char *func, struct comm_communicator *comm, MPI_Op handle,
                          const struct comm_datatype *dt, struct comm_op **op_out)
 {
@@ -94,7 +72,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     int err = comm_api_enter_comm("MPI_Bcast", comm, &c);
 
     if (err == MPI_SUCCESS) {
-        err = coll_check_data("MPI_Bcast", c, buffer, count, datatype, &dt);
+        err = comm_api_check_data("MPI_Bcast", c, buffer, count, datatype, &dt);
     }
     if (err == MPI_SUCCESS) {
         err = coll_check_root("MPI_Bcast", c, root);
@@ -130,11 +108,11 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                              "the root");
     }
     if (err == MPI_SUCCESS) {
-        err = coll_check_data("MPI_Reduce", c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+        err = comm_api_check_data("MPI_Reduce", c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
                               count, datatype, &dt);
     }
     if (err == MPI_SUCCESS && c->rank == root) {
-        err = coll_check_data("MPI_Reduce", c, recvbuf, count, datatype, &dt);
+        err = comm_api_check_data("MPI_Reduce", c, recvbuf, count, datatype, &dt);
     }
     if (err == MPI_SUCCESS) {
         err = coll_check_op("MPI_Reduce", c, op, dt, &o);
@@ -165,10 +143,10 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     int err = comm_api_enter_comm("MPI_Allreduce", comm, &c);
 
     if (err == MPI_SUCCESS) {
-        err = coll_check_data("MPI_Allreduce", c, recvbuf, count, datatype, &dt);
+        err = comm_api_check_data("MPI_Allreduce", c, recvbuf, count, datatype, &dt);
     }
     if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) {
-        err = coll_check_data("MPI_Allreduce", c, sendbuf, count, datatype, &dt);
+        err = comm_api_check_data("MPI_Allreduce", c, sendbuf, count, datatype, &dt);
     }
     if (err == MPI_SUCCESS) {
         err = coll_check_op("MPI_Allreduce", c, op, dt, &o);
@@ -194,10 +172,10 @@ static int coll_reduce_args(const char *func, struct comm_communicator *c, const
                             void *recvbuf, MPI_Count total, int mycount, MPI_Datatype datatype,
                             MPI_Op op, struct comm_datatype **dt_out, struct comm_op **op_out)
 {
-    int err = coll_check_data(func, c, recvbuf, mycount, datatype, dt_out);
+    int err = comm_api_check_data(func, c, recvbuf, mycount, datatype, dt_out);
 
     if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) {
-        err = coll_check_data(func, c, sendbuf, total > 0 ? 1 : 0, datatype, dt_out);
+        err = comm_api_check_data(func, c, sendbuf, total > 0 ? 1 : 0, datatype, dt_out);
     }
     if (err == MPI_SUCCESS) {
         err = coll_check_op(func, c, op, *dt_out, op_out);

@@ -12,16 +12,6 @@
 
 #include <stdlib.h>
 
-/* Count and datatype of one side (the buffer may be anything when the count is 0). */
-static int gather_check_side(const char *func, struct comm_communicator *comm, int count,
-                             MPI_Datatype datatype, struct comm_datatype **dt_out)
-{
-    if (count < 0) {
-        return comm_api_error(comm, MPI_ERR_COUNT, "%s: invalid count %d", func, count);
-    }
-    return comm_api_check_datatype(func, comm, datatype, dt_out);
-}
-
 /* Per-rank counts and displacements: checked (v forms) or made equal (plain forms). */
 static int gather_blocks(const char *func, struct comm_communicator *comm, const int *counts,
                          const int *displs, int count, int **counts_out, int **displs_out)
@@ -89,13 +79,13 @@ static int gather_run(const char *func, const void *sendbuf, int sendcount,
                               func);
     }
     if (sendbuf != MPI_IN_PLACE) {
-        err = gather_check_side(func, c, sendcount, sendtype, &sdt);
+        err = comm_api_check_data(func, c, sendbuf, sendcount, sendtype, &sdt);
     }
     if (err == MPI_SUCCESS && c->rank == root) {
         if (recvcounts == NULL && displs != NULL) {
             return comm_api_error(c, MPI_ERR_ARG, "%s: recvcounts is NULL", func);
         }
-        err = gather_check_side(func, c, recvcounts ? 0 : recvcount, recvtype, &rdt);
+        err = comm_api_check_data(func, c, recvbuf, recvcounts ? 0 : recvcount, recvtype, &rdt);
         if (err == MPI_SUCCESS) {
             err = gather_blocks(func, c, recvcounts, displs, recvcount, &counts, &disps);
         }
@@ -160,10 +150,10 @@ static int scatter_run(const char *func, const void *sendbuf, const int *sendcou
                               func);
     }
     if (recvbuf != MPI_IN_PLACE) {
-        err = gather_check_side(func, c, recvcount, recvtype, &rdt);
+        err = comm_api_check_data(func, c, recvbuf, recvcount, recvtype, &rdt);
     }
     if (err == MPI_SUCCESS && c->rank == root) {
-        err = gather_check_side(func, c, sendcounts ? 0 : sendcount, sendtype, &sdt);
+        err = comm_api_check_data(func, c, sendbuf, sendcounts ? 0 : sendcount, sendtype, &sdt);
         if (err == MPI_SUCCESS) {
             err = gather_blocks(func, c, sendcounts, displs, sendcount, &counts, &disps);
         }
@@ -221,10 +211,10 @@ static int allgather_run(const char *func, const void *sendbuf, int sendcount,
         return err;
     }
     if (sendbuf != MPI_IN_PLACE) {
-        err = gather_check_side(func, c, sendcount, sendtype, &sdt);
+        err = comm_api_check_data(func, c, sendbuf, sendcount, sendtype, &sdt);
     }
     if (err == MPI_SUCCESS) {
-        err = gather_check_side(func, c, recvcounts ? 0 : recvcount, recvtype, &rdt);
+        err = comm_api_check_data(func, c, recvbuf, recvcounts ? 0 : recvcount, recvtype, &rdt);
     }
     if (err == MPI_SUCCESS) {
         err = gather_blocks(func, c, recvcounts, displs, recvcount, &counts, &disps);

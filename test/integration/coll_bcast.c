@@ -23,122 +23,9 @@ static int rank, size;
 
 #include "p2p_check.h"
 
-/* Element types every data-movement case runs with: int, double, and a strided vector of two
- * ints resized to an extent of four ints, whose gaps a receive must never write. */
-enum { T_INT, T_DOUBLE, T_VEC, NTYPES };
-static MPI_Datatype types[NTYPES];
-static const char *const tname[NTYPES] = {"int", "double", "vector"};
-static const size_t text[NTYPES] = {sizeof(int), sizeof(double), 4 * sizeof(int)};
+#include "coll_types.h"
 
-#define RFILL 0xA5 /* every byte of a receive buffer before the call */
-#define SFILL 0x11 /* every byte of a send buffer's gaps */
-
-static inline void types_init(void)
-{
-    MPI_Datatype v;
-
-    types[T_INT] = MPI_INT;
-    types[T_DOUBLE] = MPI_DOUBLE;
-    CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &v));
-    CHECK_MPI(MPI_Type_create_resized(v, 0, (MPI_Aint)(4 * sizeof(int)), &types[T_VEC]));
-    CHECK_MPI(MPI_Type_commit(&types[T_VEC]));
-    CHECK_MPI(MPI_Type_free(&v));
-}
-
-static inline void types_free(void)
-{
-    CHECK_MPI(MPI_Type_free(&types[T_VEC]));
-}
-
-/* The value of element i of the data that rank a owns for rank b (b: root, peer or 0). */
-static inline int val(int a, int b, long i)
-{
-    return (int)(((long)a * 7919 + (long)b * 104729 + i * 31 + 1) & 0x3fffffff);
-}
-
-static inline void *tbuf(int t, long n, int fill)
-{
-    size_t bytes = text[t] * (size_t)(n > 0 ? n : 1);
-    void *p = malloc(bytes);
-
-    CHECK(p != NULL);
-    memset(p, fill, bytes);
-    return p;
-}
-
-static inline void put(void *buf, int t, long i, int v)
-{
-    if (t == T_INT) {
-        ((int *)buf)[i] = v;
-    } else if (t == T_DOUBLE) {
-        ((double *)buf)[i] = (double)v + 0.5;
-    } else {
-        int *p = (int *)buf + 4 * i;
-
-        p[0] = v;
-        p[2] = v ^ 0x5555;
-    }
-}
-
-/* Whether element i holds v (and, for the vector, the gaps are untouched). */
-static inline int holds(const void *buf, int t, long i, int v)
-{
-    int sent;
-
-    memset(&sent, RFILL, sizeof(sent));
-    if (t == T_INT) {
-        return ((const int *)buf)[i] == v;
-    } else if (t == T_DOUBLE) {
-        return ((const double *)buf)[i] == (double)v + 0.5;
-    } else {
-        const int *p = (const int *)buf + 4 * i;
-
-        return p[0] == v && p[2] == (v ^ 0x5555) && p[1] == sent && p[3] == sent;
-    }
-}
-
-/* Whether element i was left alone by the call (still RFILL). */
-static inline int untouched(const void *buf, int t, long i)
-{
-    const unsigned char *p = (const unsigned char *)buf + text[t] * (size_t)i;
-
-    for (size_t k = 0; k < text[t]; k++) {
-        if (p[k] != RFILL) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-static inline void expect_elem(const void *buf, int t, long i, int v, const char *what, int line)
-{
-    if (!holds(buf, t, i, v)) {
-        fail(line, "%s: %s element %ld wrong (expected %d)", what, tname[t], i, v);
-    }
-}
-
-static inline void expect_untouched(const void *buf, int t, long i, const char *what, int line)
-{
-    if (!untouched(buf, t, i)) {
-        fail(line, "%s: %s element %ld written outside the result", what, tname[t], i);
-    }
-}
-
-/* Counts each case runs with: empty, one, odd, and about 1 MiB in all (split over `parts`). */
-static inline long big_count(int t, int parts)
-{
-    long n = (1L << 20) / (long)text[t] / parts;
-
-    return n | 1;
-}
-
-/* The roots the 1 MiB cases run with (all roots for the small ones): first, middle, last. */
-static inline int big_root(int root, int n)
-{
-    return root == 0 || root == n / 2 || root == n - 1;
-}
-
-static const long counts[] = {0, 1, 37, -1}; /* -1: about 1 MiB */
+static const long case_counts[] = {0, 1, 37, -1}; /* -1: about 1 MiB */
 
 static void test_bcast(MPI_Comm comm, const char *what)
 {
@@ -147,11 +34,11 @@ static void test_bcast(MPI_Comm comm, const char *what)
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &n);
     for (int t = 0; t < NTYPES; t++) {
-        for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
-            long cnt = counts[c] < 0 ? big_count(t, 1) : counts[c];
+        for (size_t c = 0; c < sizeof(case_counts) / sizeof(case_counts[0]); c++) {
+            long cnt = case_counts[c] < 0 ? big_count(t, 1) : case_counts[c];
 
             for (int root = 0; root < n; root++) {
-                if (counts[c] < 0 && !big_root(root, n)) {
+                if (case_counts[c] < 0 && !big_root(root, n)) {
                     continue;
                 }
                 void *buf = tbuf(t, cnt + 1, me == root ? SFILL : RFILL);
