@@ -36,6 +36,7 @@ struct comm_op;
 enum {
     COMM_COLL_COMMUTATIVE_ONLY = 1 << 0, /* reductions: the op must be commutative */
     COMM_COLL_POW2_ONLY = 1 << 1,        /* the communicator size must be a power of two */
+    COMM_COLL_UNIFORM_ONLY = 1 << 2,     /* plain forms only (equal blocks, one type) */
 };
 
 typedef int (*comm_coll_barrier_fn)(struct comm_communicator *comm);
@@ -107,29 +108,45 @@ struct comm_coll_algorithm {
 /* Every collective's settings (COMM_COLL_<OP>), for the settings registry. */
 extern const struct comm_setting_table comm_coll_settings;
 
-/*
- * Chooses the algorithm of an operation: the forced one if COMM_COLL_<OP> names one, else by
- * the communicator and message.  BYTES is the size of one rank's data; OP may be NULL.  On a
- * forced algorithm whose restrictions do not hold, logs why and returns NULL.
- */
-const struct comm_coll_algorithm *comm_coll_select_barrier(struct comm_communicator *comm);
-const struct comm_coll_algorithm *comm_coll_select_bcast(struct comm_communicator *comm,
-                                                         size_t bytes);
-const struct comm_coll_algorithm *comm_coll_select_reduce(struct comm_communicator *comm,
-                                                          size_t bytes,
-                                                          const struct comm_op *op);
-const struct comm_coll_algorithm *comm_coll_select_allreduce(struct comm_communicator *comm,
-                                                             size_t bytes,
-                                                             const struct comm_op *op);
+/* The collective operations, each with its own family of algorithms. */
+enum comm_coll_family {
+    COMM_COLL_BARRIER,
+    COMM_COLL_BCAST,
+    COMM_COLL_REDUCE,
+    COMM_COLL_ALLREDUCE,
+    COMM_COLL_GATHER,
+    COMM_COLL_SCATTER,
+    COMM_COLL_ALLGATHER,
+    COMM_COLL_ALLTOALL,
+    COMM_COLL_REDUCE_SCATTER,
+    COMM_COLL_SCAN,
+    COMM_COLL_NFAMILIES
+};
 
-const struct comm_coll_algorithm *comm_coll_select_gather(struct comm_communicator *comm);
-const struct comm_coll_algorithm *comm_coll_select_scatter(struct comm_communicator *comm);
-const struct comm_coll_algorithm *comm_coll_select_allgather(struct comm_communicator *comm);
-const struct comm_coll_algorithm *comm_coll_select_alltoall(struct comm_communicator *comm);
-const struct comm_coll_algorithm *comm_coll_select_reduce_scatter(struct comm_communicator *comm,
-                                                                  const struct comm_op *op);
-const struct comm_coll_algorithm *comm_coll_select_scan(struct comm_communicator *comm,
-                                                        const struct comm_op *op);
+/*
+ * What a call looks like, for choosing its algorithm.  Every member must see the same values
+ * (they all pick the same algorithm): BYTES is one rank's block for the plain forms and 0 for
+ * the v and w forms, whose block sizes differ between ranks; UNIFORM says the call is a plain
+ * form (every block has the same count and type, laid out one after another).
+ */
+struct comm_coll_call {
+    const struct comm_communicator *comm;
+    size_t bytes;
+    const struct comm_op *op; /* reductions; NULL otherwise */
+    bool uniform;
+};
+
+/*
+ * Chooses the algorithm of a call: the forced one if COMM_COLL_<OP> names one, else the
+ * family's own choice by communicator and message size.  A forced algorithm that needs the
+ * plain form serves only plain calls (the v and w forms use the family's choice); one whose
+ * other restrictions do not hold is refused: logged with the reason, and NULL returned.
+ */
+const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
+                                                   const struct comm_coll_call *call);
+
+/* The name of an algorithm of FAMILY, for comm-info; NULL past the last. */
+const char *comm_coll_algorithm_name(enum comm_coll_family family, size_t index);
 
 /* ---- what algorithms use (coll/coll_p2p.c) ------------------------------------------ */
 

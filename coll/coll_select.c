@@ -29,24 +29,27 @@ struct coll_family {
     const char *op; /* "allreduce" */
     const struct comm_coll_algorithm *algorithms;
     const size_t *nalgorithms;
+    size_t (*choose)(const struct comm_coll_call *call);
 };
 
 static const struct coll_family coll_families[] = {
-    {"barrier", comm_coll_barrier_algorithms, &comm_coll_barrier_nalgorithms},
-    {"bcast", comm_coll_bcast_algorithms, &comm_coll_bcast_nalgorithms},
-    {"reduce", comm_coll_reduce_algorithms, &comm_coll_reduce_nalgorithms},
-    {"allreduce", comm_coll_allreduce_algorithms, &comm_coll_allreduce_nalgorithms},
-    {"gather", comm_coll_gather_algorithms, &comm_coll_gather_nalgorithms},
-    {"scatter", comm_coll_scatter_algorithms, &comm_coll_scatter_nalgorithms},
-    {"allgather", comm_coll_allgather_algorithms, &comm_coll_allgather_nalgorithms},
-    {"alltoall", comm_coll_alltoall_algorithms, &comm_coll_alltoall_nalgorithms},
-    {"reduce_scatter", comm_coll_reduce_scatter_algorithms,
-     &comm_coll_reduce_scatter_nalgorithms},
-    {"scan", comm_coll_scan_algorithms, &comm_coll_scan_nalgorithms},
+    {"barrier", comm_coll_barrier_algorithms, &comm_coll_barrier_nalgorithms,
+     comm_coll_barrier_choose},
+    {"bcast", comm_coll_bcast_algorithms, &comm_coll_bcast_nalgorithms, comm_coll_bcast_choose},
+    {"reduce", comm_coll_reduce_algorithms, &comm_coll_reduce_nalgorithms, comm_coll_reduce_choose},
+    {"allreduce", comm_coll_allreduce_algorithms, &comm_coll_allreduce_nalgorithms,
+     comm_coll_allreduce_choose},
+    {"gather", comm_coll_gather_algorithms, &comm_coll_gather_nalgorithms, comm_coll_gather_choose},
+    {"scatter", comm_coll_scatter_algorithms, &comm_coll_scatter_nalgorithms,
+     comm_coll_scatter_choose},
+    {"allgather", comm_coll_allgather_algorithms, &comm_coll_allgather_nalgorithms,
+     comm_coll_allgather_choose},
+    {"alltoall", comm_coll_alltoall_algorithms, &comm_coll_alltoall_nalgorithms,
+     comm_coll_alltoall_choose},
+    {"reduce_scatter", comm_coll_reduce_scatter_algorithms, &comm_coll_reduce_scatter_nalgorithms,
+     comm_coll_reduce_scatter_choose},
+    {"scan", comm_coll_scan_algorithms, &comm_coll_scan_nalgorithms, comm_coll_scan_choose},
 };
-
-enum { COLL_BARRIER, COLL_BCAST, COLL_REDUCE, COLL_ALLREDUCE, COLL_GATHER, COLL_SCATTER,
-       COLL_ALLGATHER, COLL_ALLTOALL, COLL_REDUCE_SCATTER, COLL_SCAN };
 
 static int coll_check_barrier(const char *value, char *expected_out, size_t len);
 static int coll_check_bcast(const char *value, char *expected_out, size_t len);
@@ -144,70 +147,67 @@ static int coll_check(int family, const char *value, char *expected_out, size_t 
     used = (size_t)snprintf(expected_out, len, "auto");
     for (size_t i = 0; i < *f->nalgorithms && used < len; i++) {
         used += (size_t)snprintf(expected_out + used, len - used, "%s%s",
-                                 i + 1 == *f->nalgorithms ? " or " : ", ",
-                                 f->algorithms[i].name);
+                                 i + 1 == *f->nalgorithms ? " or " : ", ", f->algorithms[i].name);
     }
     return COMM_ERR_BAD_PARAM;
 }
 
 static int coll_check_barrier(const char *value, char *expected_out, size_t len)
 {
-    return coll_check(COLL_BARRIER, value, expected_out, len);
+    return coll_check(COMM_COLL_BARRIER, value, expected_out, len);
 }
 
 static int coll_check_bcast(const char *value, char *expected_out, size_t len)
 {
-    return coll_check(COLL_BCAST, value, expected_out, len);
+    return coll_check(COMM_COLL_BCAST, value, expected_out, len);
 }
 
 static int coll_check_reduce(const char *value, char *expected_out, size_t len)
 {
-    return coll_check(COLL_REDUCE, value, expected_out, len);
+    return coll_check(COMM_COLL_REDUCE, value, expected_out, len);
 }
 
 static int coll_check_allreduce(const char *value, char *expected_out, size_t len)
 {
-    return coll_check(COLL_ALLREDUCE, value, expected_out, len);
+    return coll_check(COMM_COLL_ALLREDUCE, value, expected_out, len);
 }
 
 static int coll_check_gather(const char *value, char *expected_out, size_t len)
 {
-    return coll_check(COLL_GATHER, value, expected_out, len);
+    return coll_check(COMM_COLL_GATHER, value, expected_out, len);
 }
 
 static int coll_check_scatter(const char *value, char *expected_out, size_t len)
 {
-    return coll_check(COLL_SCATTER, value, expected_out, len);
+    return coll_check(COMM_COLL_SCATTER, value, expected_out, len);
 }
 
 static int coll_check_allgather(const char *value, char *expected_out, size_t len)
 {
-    return coll_check(COLL_ALLGATHER, value, expected_out, len);
+    return coll_check(COMM_COLL_ALLGATHER, value, expected_out, len);
 }
 
 static int coll_check_alltoall(const char *value, char *expected_out, size_t len)
 {
-    return coll_check(COLL_ALLTOALL, value, expected_out, len);
+    return coll_check(COMM_COLL_ALLTOALL, value, expected_out, len);
 }
 
 static int coll_check_reduce_scatter(const char *value, char *expected_out, size_t len)
 {
-    return coll_check(COLL_REDUCE_SCATTER, value, expected_out, len);
+    return coll_check(COMM_COLL_REDUCE_SCATTER, value, expected_out, len);
 }
 
 static int coll_check_scan(const char *value, char *expected_out, size_t len)
 {
-    return coll_check(COLL_SCAN, value, expected_out, len);
+    return coll_check(COMM_COLL_SCAN, value, expected_out, len);
 }
 
-/* The forced algorithm if any and allowed, else DEFAULT_INDEX; NULL when a forced one cannot
- * serve this call (logged with the reason). */
-static const struct comm_coll_algorithm *coll_pick(int family, size_t default_index,
-                                                   const struct comm_communicator *comm,
-                                                   const struct comm_op *op)
+const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
+                                                   const struct comm_coll_call *call)
 {
     const struct coll_family *f = &coll_families[family];
     const char *forced = comm_config_value(&coll_settings[family]);
+    const struct comm_communicator *comm = call->comm;
 
     for (size_t i = 0; i < *f->nalgorithms && strcmp(forced, "auto") != 0; i++) {
         const struct comm_coll_algorithm *a = &f->algorithms[i];
@@ -215,9 +215,13 @@ static const struct comm_coll_algorithm *coll_pick(int family, size_t default_in
         if (strcmp(forced, a->name) != 0) {
             continue;
         }
-        if ((a->restrictions & COMM_COLL_COMMUTATIVE_ONLY) && op != NULL && !op->commutative) {
-            comm_log_error("coll", "%s=%s needs a commutative operation", coll_settings[family].name,
-                           forced);
+        if ((a->restrictions & COMM_COLL_UNIFORM_ONLY) && !call->uniform) {
+            break;
+        }
+        if ((a->restrictions & COMM_COLL_COMMUTATIVE_ONLY) && call->op != NULL &&
+            !call->op->commutative) {
+            comm_log_error("coll", "%s=%s needs a commutative operation",
+                           coll_settings[family].name, forced);
             return NULL;
         }
         if ((a->restrictions & COMM_COLL_POW2_ONLY) && (comm->size & (comm->size - 1)) != 0) {
@@ -227,65 +231,12 @@ static const struct comm_coll_algorithm *coll_pick(int family, size_t default_in
         }
         return a;
     }
-    return &f->algorithms[default_index];
+    return &f->algorithms[f->choose(call)];
 }
 
-const struct comm_coll_algorithm *comm_coll_select_barrier(struct comm_communicator *comm)
+const char *comm_coll_algorithm_name(enum comm_coll_family family, size_t index)
 {
-    return coll_pick(COLL_BARRIER, 0, comm, NULL);
-}
+    const struct coll_family *f = &coll_families[family];
 
-const struct comm_coll_algorithm *comm_coll_select_bcast(struct comm_communicator *comm,
-                                                         size_t bytes)
-{
-    (void)bytes;
-    return coll_pick(COLL_BCAST, 0, comm, NULL);
-}
-
-const struct comm_coll_algorithm *comm_coll_select_reduce(struct comm_communicator *comm,
-                                                          size_t bytes,
-                                                          const struct comm_op *op)
-{
-    (void)bytes;
-    return coll_pick(COLL_REDUCE, 0, comm, op);
-}
-
-const struct comm_coll_algorithm *comm_coll_select_allreduce(struct comm_communicator *comm,
-                                                             size_t bytes,
-                                                             const struct comm_op *op)
-{
-    (void)bytes;
-    return coll_pick(COLL_ALLREDUCE, 0, comm, op);
-}
-
-const struct comm_coll_algorithm *comm_coll_select_gather(struct comm_communicator *comm)
-{
-    return coll_pick(COLL_GATHER, 0, comm, NULL);
-}
-
-const struct comm_coll_algorithm *comm_coll_select_scatter(struct comm_communicator *comm)
-{
-    return coll_pick(COLL_SCATTER, 0, comm, NULL);
-}
-
-const struct comm_coll_algorithm *comm_coll_select_allgather(struct comm_communicator *comm)
-{
-    return coll_pick(COLL_ALLGATHER, 0, comm, NULL);
-}
-
-const struct comm_coll_algorithm *comm_coll_select_alltoall(struct comm_communicator *comm)
-{
-    return coll_pick(COLL_ALLTOALL, 0, comm, NULL);
-}
-
-const struct comm_coll_algorithm *comm_coll_select_reduce_scatter(struct comm_communicator *comm,
-                                                                  const struct comm_op *op)
-{
-    return coll_pick(COLL_REDUCE_SCATTER, 0, comm, op);
-}
-
-const struct comm_coll_algorithm *comm_coll_select_scan(struct comm_communicator *comm,
-                                                        const struct comm_op *op)
-{
-    return coll_pick(COLL_SCAN, 0, comm, op);
+    return index < *f->nalgorithms ? f->algorithms[index].name : NULL;
 }

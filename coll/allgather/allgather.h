@@ -17,4 +17,7 @@ int comm_coll_allgather_ring(const void *sbuf, MPI_Count scount, struct comm_dat
 extern const struct comm_coll_algorithm comm_coll_allgather_algorithms[];
 extern const size_t comm_coll_allgather_nalgorithms;
 
+/* The algorithm (an index into the table) a call gets when none is forced. */
+size_t comm_coll_allgather_choose(const struct comm_coll_call *call);
+
 #endif

@@ -20,4 +20,7 @@ int comm_coll_allreduce_reduce_bcast(const void *sbuf, void *rbuf, MPI_Count cou
 extern const struct comm_coll_algorithm comm_coll_allreduce_algorithms[];
 extern const size_t comm_coll_allreduce_nalgorithms;
 
+/* The algorithm (an index into the table) a call gets when none is forced. */
+size_t comm_coll_allreduce_choose(const struct comm_coll_call *call);
+
 #endif

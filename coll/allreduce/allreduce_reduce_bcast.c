@@ -17,8 +17,11 @@ int comm_coll_allreduce_reduce_bcast(const void *sbuf, void *rbuf, MPI_Count cou
                                      struct comm_communicator *comm)
 {
     size_t bytes = (size_t)(count * dt->size);
-    const struct comm_coll_algorithm *reduce = comm_coll_select_reduce(comm, bytes, op);
-    const struct comm_coll_algorithm *bcast = comm_coll_select_bcast(comm, bytes);
+    const struct comm_coll_algorithm *reduce = comm_coll_select(
+        COMM_COLL_REDUCE,
+        &(struct comm_coll_call){.comm = comm, .bytes = bytes, .op = op, .uniform = true});
+    const struct comm_coll_algorithm *bcast = comm_coll_select(
+        COMM_COLL_BCAST, &(struct comm_coll_call){.comm = comm, .bytes = bytes, .uniform = true});
     int err;
 
     if (reduce == NULL || bcast == NULL) {

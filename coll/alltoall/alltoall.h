@@ -19,4 +19,7 @@ int comm_coll_alltoall_pairwise(const void *sbuf, const int *scounts, const MPI_
 extern const struct comm_coll_algorithm comm_coll_alltoall_algorithms[];
 extern const size_t comm_coll_alltoall_nalgorithms;
 
+/* The algorithm (an index into the table) a call gets when none is forced. */
+size_t comm_coll_alltoall_choose(const struct comm_coll_call *call);
+
 #endif

@@ -15,4 +15,7 @@ int comm_coll_barrier_dissemination(struct comm_communicator *comm);
 extern const struct comm_coll_algorithm comm_coll_barrier_algorithms[];
 extern const size_t comm_coll_barrier_nalgorithms;
 
+/* The algorithm (an index into the table) a call gets when none is forced. */
+size_t comm_coll_barrier_choose(const struct comm_coll_call *call);
+
 #endif

@@ -16,4 +16,7 @@ int comm_coll_bcast_binomial(void *buf, MPI_Count count, struct comm_datatype *d
 extern const struct comm_coll_algorithm comm_coll_bcast_algorithms[];
 extern const size_t comm_coll_bcast_nalgorithms;
 
+/* The algorithm (an index into the table) a call gets when none is forced. */
+size_t comm_coll_bcast_choose(const struct comm_coll_call *call);
+
 #endif

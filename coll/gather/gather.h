@@ -17,4 +17,7 @@ int comm_coll_gather_linear(const void *sbuf, MPI_Count scount, struct comm_data
 extern const struct comm_coll_algorithm comm_coll_gather_algorithms[];
 extern const size_t comm_coll_gather_nalgorithms;
 
+/* The algorithm (an index into the table) a call gets when none is forced. */
+size_t comm_coll_gather_choose(const struct comm_coll_call *call);
+
 #endif

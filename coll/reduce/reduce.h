@@ -17,4 +17,7 @@ int comm_coll_reduce_binomial(const void *sbuf, void *rbuf, MPI_Count count,
 extern const struct comm_coll_algorithm comm_coll_reduce_algorithms[];
 extern const size_t comm_coll_reduce_nalgorithms;
 
+/* The algorithm (an index into the table) a call gets when none is forced. */
+size_t comm_coll_reduce_choose(const struct comm_coll_call *call);
+
 #endif

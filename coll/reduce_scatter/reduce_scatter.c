@@ -13,3 +13,9 @@ const struct comm_coll_algorithm comm_coll_reduce_scatter_algorithms[] = {
 
 const size_t comm_coll_reduce_scatter_nalgorithms =
     sizeof(comm_coll_reduce_scatter_algorithms) / sizeof(comm_coll_reduce_scatter_algorithms[0]);
+
+size_t comm_coll_reduce_scatter_choose(const struct comm_coll_call *call)
+{
+    (void)call;
+    return 0;
+}

@@ -31,8 +31,11 @@ int comm_coll_reduce_scatter_reduce_scatterv(const void *sbuf, void *rbuf, const
         displs[r] = (int)total;
         total += rcounts[r];
     }
-    reduce = comm_coll_select_reduce(comm, (size_t)(total * dt->size), op);
-    scatter = comm_coll_select_scatter(comm);
+    reduce = comm_coll_select(
+        COMM_COLL_REDUCE,
+        &(struct comm_coll_call){
+            .comm = comm, .bytes = (size_t)(total * dt->size), .op = op, .uniform = true});
+    scatter = comm_coll_select(COMM_COLL_SCATTER, &(struct comm_coll_call){.comm = comm});
     if (reduce == NULL || scatter == NULL) {
         free(displs);
         return MPI_ERR_OTHER;

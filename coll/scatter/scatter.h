@@ -18,4 +18,7 @@ int comm_coll_scatter_linear(const void *sbuf, const int *scounts, const int *di
 extern const struct comm_coll_algorithm comm_coll_scatter_algorithms[];
 extern const size_t comm_coll_scatter_nalgorithms;
 
+/* The algorithm (an index into the table) a call gets when none is forced. */
+size_t comm_coll_scatter_choose(const struct comm_coll_call *call);
+
 #endif

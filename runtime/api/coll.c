@@ -16,8 +16,10 @@
 static int coll_check_root(const char *func, struct comm_communicator *comm, int root)
 {
     if (root < 0 || root >= comm->size) {
-        return comm_api_error(comm, MPI_ERR_ROOT, "%s: invalid root %d in a communicator of "
-                              "size %d", func, root, comm->size);
+        return comm_api_error(comm, MPI_ERR_ROOT,
+                              "%s: invalid root %d in a communicator of "
+                              "size %d",
+                              func, root, comm->size);
     }
     return MPI_SUCCESS;
 }
@@ -56,7 +58,7 @@ int PMPI_Barrier(MPI_Comm comm)
     if (err != MPI_SUCCESS) {
         return err;
     }
-    a = comm_coll_select_barrier(c);
+    a = comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = c});
     if (a == NULL) {
         return coll_result("MPI_Barrier", c, MPI_ERR_OTHER);
     }
@@ -83,7 +85,10 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     if (count == 0 || c->size == 1) {
         return MPI_SUCCESS;
     }
-    a = comm_coll_select_bcast(c, (size_t)count * (size_t)dt->size);
+    a = comm_coll_select(COMM_COLL_BCAST,
+                         &(struct comm_coll_call){.comm = c,
+                                                  .bytes = (size_t)count * (size_t)dt->size,
+                                                  .uniform = true});
     if (a == NULL) {
         return coll_result("MPI_Bcast", c, MPI_ERR_OTHER);
     }
@@ -104,12 +109,13 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
         err = coll_check_root("MPI_Reduce", c, root);
     }
     if (err == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && c->rank != root) {
-        err = comm_api_error(c, MPI_ERR_BUFFER, "MPI_Reduce: MPI_IN_PLACE is only allowed at "
+        err = comm_api_error(c, MPI_ERR_BUFFER,
+                             "MPI_Reduce: MPI_IN_PLACE is only allowed at "
                              "the root");
     }
     if (err == MPI_SUCCESS) {
         err = comm_api_check_data("MPI_Reduce", c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
-                              count, datatype, &dt);
+                                  count, datatype, &dt);
     }
     if (err == MPI_SUCCESS && c->rank == root) {
         err = comm_api_check_data("MPI_Reduce", c, recvbuf, count, datatype, &dt);
@@ -123,18 +129,21 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     if (count == 0) {
         return MPI_SUCCESS;
     }
-    a = comm_coll_select_reduce(c, (size_t)count * (size_t)dt->size, o);
+    a = comm_coll_select(
+        COMM_COLL_REDUCE,
+        &(struct comm_coll_call){
+            .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
     if (a == NULL) {
         return coll_result("MPI_Reduce", c, MPI_ERR_OTHER);
     }
-    return coll_result("MPI_Reduce", c,
-                       a->fn.reduce(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
-                                    dt, o, root, c));
+    return coll_result(
+        "MPI_Reduce", c,
+        a->fn.reduce(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, dt, o, root, c));
 }
 COMM_API_ALIAS(MPI_Reduce);
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
@@ -157,13 +166,16 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     if (count == 0) {
         return MPI_SUCCESS;
     }
-    a = comm_coll_select_allreduce(c, (size_t)count * (size_t)dt->size, o);
+    a = comm_coll_select(
+        COMM_COLL_ALLREDUCE,
+        &(struct comm_coll_call){
+            .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
     if (a == NULL) {
         return coll_result("MPI_Allreduce", c, MPI_ERR_OTHER);
     }
-    return coll_result("MPI_Allreduce", c,
-                       a->fn.allreduce(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf,
-                                       count, dt, o, c));
+    return coll_result(
+        "MPI_Allreduce", c,
+        a->fn.allreduce(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, dt, o, c));
 }
 COMM_API_ALIAS(MPI_Allreduce);
 
@@ -192,6 +204,7 @@ static int coll_reduce_scatter_run(const char *func, const void *sendbuf, void *
     struct comm_datatype *dt;
     struct comm_op *o;
     MPI_Count total = 0;
+    bool uniform = true;
     int err;
 
     for (int r = 0; r < c->size; r++) {
@@ -201,18 +214,25 @@ static int coll_reduce_scatter_run(const char *func, const void *sendbuf, void *
         }
         total += recvcounts[r];
     }
-    err = coll_reduce_args(func, c, sendbuf, recvbuf, total, recvcounts[c->rank], datatype, op,
-                           &dt, &o);
+    err = coll_reduce_args(func, c, sendbuf, recvbuf, total, recvcounts[c->rank], datatype, op, &dt,
+                           &o);
     if (err != MPI_SUCCESS || total == 0) {
         return err;
     }
-    a = comm_coll_select_reduce_scatter(c, o);
+    /* Every rank passes the same recvcounts, so all see the same call. */
+    for (int r = 1; r < c->size; r++) {
+        uniform = uniform && recvcounts[r] == recvcounts[0];
+    }
+    a = comm_coll_select(
+        COMM_COLL_REDUCE_SCATTER,
+        &(struct comm_coll_call){
+            .comm = c, .bytes = (size_t)total * (size_t)dt->size, .op = o, .uniform = uniform});
     if (a == NULL) {
         return coll_result(func, c, MPI_ERR_OTHER);
     }
     return coll_result(func, c,
-                       a->fn.reduce_scatter(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
-                                            recvbuf, recvcounts, dt, o, c));
+                       a->fn.reduce_scatter(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf,
+                                            recvcounts, dt, o, c));
 }
 
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -227,8 +247,8 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     if (recvcounts == NULL) {
         return comm_api_error(c, MPI_ERR_ARG, "MPI_Reduce_scatter: recvcounts is NULL");
     }
-    return coll_reduce_scatter_run("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, datatype,
-                                   op, comm);
+    return coll_reduce_scatter_run("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op,
+                                   comm);
 }
 COMM_API_ALIAS(MPI_Reduce_scatter);
 
@@ -275,13 +295,16 @@ static int coll_scan_run(const char *func, const void *sendbuf, void *recvbuf, i
     if (err != MPI_SUCCESS || count == 0) {
         return err;
     }
-    a = comm_coll_select_scan(c, o);
+    a = comm_coll_select(
+        COMM_COLL_SCAN,
+        &(struct comm_coll_call){
+            .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
     if (a == NULL) {
         return coll_result(func, c, MPI_ERR_OTHER);
     }
     return coll_result(func, c,
-                       a->fn.scan(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
-                                  dt, o, exclusive, c));
+                       a->fn.scan(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, dt,
+                                  o, exclusive, c));
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,

@@ -43,19 +43,18 @@ static int alltoall_side(const char *func, const char *what, struct comm_communi
     if (side->counts == NULL || side->displs == NULL || side->dts == NULL) {
         return comm_api_error(comm, MPI_ERR_NO_MEM, "%s: out of memory", func);
     }
-    if (counts != NULL && ((types == NULL && displs == NULL) || (types != NULL &&
-                                                                  bdispls == NULL))) {
+    if (counts != NULL &&
+        ((types == NULL && displs == NULL) || (types != NULL && bdispls == NULL))) {
         return comm_api_error(comm, MPI_ERR_ARG, "%s: %sdispls is NULL", func, what);
     }
     for (int r = 0; r < size && err == MPI_SUCCESS; r++) {
         int c = counts != NULL ? counts[r] : count;
 
         if (c < 0) {
-            return comm_api_error(comm, MPI_ERR_COUNT, "%s: invalid %scount %d for rank %d",
-                                  func, what, c, r);
+            return comm_api_error(comm, MPI_ERR_COUNT, "%s: invalid %scount %d for rank %d", func,
+                                  what, c, r);
         }
-        err = comm_api_check_datatype(func, comm, types != NULL ? types[r] : type,
-                                      &side->dts[r]);
+        err = comm_api_check_datatype(func, comm, types != NULL ? types[r] : type, &side->dts[r]);
         side->counts[r] = c;
         if (counts == NULL) {
             side->displs[r] = (MPI_Aint)r * count * side->dts[r]->extent;
@@ -68,17 +67,16 @@ static int alltoall_side(const char *func, const char *what, struct comm_communi
     return err;
 }
 
-static int alltoall_run(const char *func, const void *sendbuf, int sendcount,
-                        MPI_Datatype sendtype, const int *sendcounts, const int *sdispls,
-                        const MPI_Aint *sbdispls, const MPI_Datatype *sendtypes, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, const int *recvcounts,
-                        const int *rdispls, const MPI_Aint *rbdispls,
-                        const MPI_Datatype *recvtypes, MPI_Comm comm)
+static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        const int *sendcounts, const int *sdispls, const MPI_Aint *sbdispls,
+                        const MPI_Datatype *sendtypes, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, const int *recvcounts, const int *rdispls,
+                        const MPI_Aint *rbdispls, const MPI_Datatype *recvtypes, MPI_Comm comm)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct alltoall_side s = {0}, r = {0};
-    bool in_place = sendbuf == MPI_IN_PLACE;
+    bool in_place = sendbuf == MPI_IN_PLACE, plain = recvcounts == NULL;
     int err = comm_api_enter_comm(func, comm, &c);
 
     if (err != MPI_SUCCESS) {
@@ -93,12 +91,15 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount,
                             recvtypes, &r);
     }
     if (err == MPI_SUCCESS) {
-        a = comm_coll_select_alltoall(c);
+        a = comm_coll_select(
+            COMM_COLL_ALLTOALL,
+            &(struct comm_coll_call){.comm = c,
+                                     .uniform = plain,
+                                     .bytes = plain ? (size_t)recvcount * r.dts[0]->size : 0});
         err = a == NULL ? MPI_ERR_OTHER
                         : a->fn.alltoallw(in_place ? NULL : sendbuf, s.counts, s.displs,
-                                          (struct comm_datatype *const *)s.dts, recvbuf,
-                                          r.counts, r.displs,
-                                          (struct comm_datatype *const *)r.dts, c);
+                                          (struct comm_datatype *const *)s.dts, recvbuf, r.counts,
+                                          r.displs, (struct comm_datatype *const *)r.dts, c);
         if (err != MPI_SUCCESS) {
             err = comm_api_error(c, err, "%s: the operation failed (see above)", func);
         }
@@ -139,9 +140,9 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     int size = c != NULL ? c->size : 0, err;
 
     if (recvcounts == NULL || recvtypes == NULL || rdispls == NULL ||
-        (sendbuf != MPI_IN_PLACE &&
-         (sendcounts == NULL || sendtypes == NULL || sdispls == NULL))) {
-        return comm_api_error(c, MPI_ERR_ARG, "MPI_Alltoallw: a count, displacement or "
+        (sendbuf != MPI_IN_PLACE && (sendcounts == NULL || sendtypes == NULL || sdispls == NULL))) {
+        return comm_api_error(c, MPI_ERR_ARG,
+                              "MPI_Alltoallw: a count, displacement or "
                               "type array is NULL");
     }
     /* MPI_Alltoallw's displacements are ints in bytes. */
@@ -157,8 +158,8 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
         rb[r] = rdispls[r];
     }
     err = alltoall_run("MPI_Alltoallw", sendbuf, 0, MPI_DATATYPE_NULL, sendcounts, NULL, sb,
-                       sendtypes, recvbuf, 0, MPI_DATATYPE_NULL, recvcounts, NULL, rb,
-                       recvtypes, comm);
+                       sendtypes, recvbuf, 0, MPI_DATATYPE_NULL, recvcounts, NULL, rb, recvtypes,
+                       comm);
     free(sb);
     free(rb);
     return err;

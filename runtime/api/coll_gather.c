@@ -24,8 +24,8 @@ static int gather_blocks(const char *func, struct comm_communicator *comm, const
         }
         for (int r = 0; r < comm->size; r++) {
             if (counts[r] < 0) {
-                return comm_api_error(comm, MPI_ERR_COUNT, "%s: invalid count %d for rank %d",
-                                      func, counts[r], r);
+                return comm_api_error(comm, MPI_ERR_COUNT, "%s: invalid count %d for rank %d", func,
+                                      counts[r], r);
             }
         }
         *counts_out = (int *)(uintptr_t)counts;
@@ -56,7 +56,19 @@ static void gather_free_blocks(const int *given, int *counts, int *displs)
     }
 }
 
-static int gather_run(const char *func, const void *sendbuf, int sendcount,
+/* One rank's block in bytes, the same at every rank: from the send side except at a root that
+ * gathers in place (whose receive side matches it). */
+static size_t gather_bytes(const struct comm_communicator *comm, int root, int count,
+                           const struct comm_datatype *dt, int root_count,
+                           const struct comm_datatype *root_dt)
+{
+    if (dt == NULL || (comm->rank == root && root_dt != NULL)) {
+        return root_dt == NULL ? 0 : (size_t)root_count * root_dt->size;
+    }
+    return (size_t)count * dt->size;
+}
+
+static int gather_run(const char *func, bool plain, const void *sendbuf, int sendcount,
                       MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
                       const int *displs, int recvcount, MPI_Datatype recvtype, int root,
                       MPI_Comm comm)
@@ -71,8 +83,10 @@ static int gather_run(const char *func, const void *sendbuf, int sendcount,
         return err;
     }
     if (root < 0 || root >= c->size) {
-        return comm_api_error(c, MPI_ERR_ROOT, "%s: invalid root %d in a communicator of "
-                              "size %d", func, root, c->size);
+        return comm_api_error(c, MPI_ERR_ROOT,
+                              "%s: invalid root %d in a communicator of "
+                              "size %d",
+                              func, root, c->size);
     }
     if (sendbuf == MPI_IN_PLACE && c->rank != root) {
         return comm_api_error(c, MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is only allowed at the root",
@@ -93,7 +107,12 @@ static int gather_run(const char *func, const void *sendbuf, int sendcount,
     if (err != MPI_SUCCESS) {
         return err;
     }
-    a = comm_coll_select_gather(c);
+    a = comm_coll_select(
+        COMM_COLL_GATHER,
+        &(struct comm_coll_call){
+            .comm = c,
+            .uniform = plain,
+            .bytes = plain ? gather_bytes(c, root, sendcount, sdt, recvcount, rdt) : 0});
     err = a == NULL ? MPI_ERR_OTHER
                     : a->fn.gatherv(sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt,
                                     recvbuf, counts, disps, rdt, root, c);
@@ -109,8 +128,8 @@ static int gather_run(const char *func, const void *sendbuf, int sendcount,
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather_run("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, NULL, NULL, recvcount,
-                      recvtype, root, comm);
+    return gather_run("MPI_Gather", true, sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
+                      recvcount, recvtype, root, comm);
 }
 COMM_API_ALIAS(MPI_Gather);
 
@@ -123,12 +142,12 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (c != NULL && c->rank == root && recvcounts == NULL) {
         return comm_api_error(c, MPI_ERR_ARG, "MPI_Gatherv: recvcounts is NULL");
     }
-    return gather_run("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0,
-                      recvtype, root, comm);
+    return gather_run("MPI_Gatherv", false, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                      displs, 0, recvtype, root, comm);
 }
 COMM_API_ALIAS(MPI_Gatherv);
 
-static int scatter_run(const char *func, const void *sendbuf, const int *sendcounts,
+static int scatter_run(const char *func, bool plain, const void *sendbuf, const int *sendcounts,
                        const int *displs, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -142,8 +161,10 @@ static int scatter_run(const char *func, const void *sendbuf, const int *sendcou
         return err;
     }
     if (root < 0 || root >= c->size) {
-        return comm_api_error(c, MPI_ERR_ROOT, "%s: invalid root %d in a communicator of "
-                              "size %d", func, root, c->size);
+        return comm_api_error(c, MPI_ERR_ROOT,
+                              "%s: invalid root %d in a communicator of "
+                              "size %d",
+                              func, root, c->size);
     }
     if (recvbuf == MPI_IN_PLACE && c->rank != root) {
         return comm_api_error(c, MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is only allowed at the root",
@@ -161,11 +182,16 @@ static int scatter_run(const char *func, const void *sendbuf, const int *sendcou
     if (err != MPI_SUCCESS) {
         return err;
     }
-    a = comm_coll_select_scatter(c);
-    err = a == NULL ? MPI_ERR_OTHER
-                    : a->fn.scatterv(sendbuf, counts, disps, sdt,
-                                     recvbuf == MPI_IN_PLACE ? NULL : recvbuf, recvcount, rdt,
-                                     root, c);
+    a = comm_coll_select(
+        COMM_COLL_SCATTER,
+        &(struct comm_coll_call){
+            .comm = c,
+            .uniform = plain,
+            .bytes = plain ? gather_bytes(c, root, recvcount, rdt, sendcount, sdt) : 0});
+    err = a == NULL
+              ? MPI_ERR_OTHER
+              : a->fn.scatterv(sendbuf, counts, disps, sdt,
+                               recvbuf == MPI_IN_PLACE ? NULL : recvbuf, recvcount, rdt, root, c);
     if (c->rank == root) {
         gather_free_blocks(sendcounts, counts, disps);
     }
@@ -178,7 +204,7 @@ static int scatter_run(const char *func, const void *sendbuf, const int *sendcou
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter_run("MPI_Scatter", sendbuf, NULL, NULL, sendcount, sendtype, recvbuf,
+    return scatter_run("MPI_Scatter", true, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf,
                        recvcount, recvtype, root, comm);
 }
 COMM_API_ALIAS(MPI_Scatter);
@@ -192,12 +218,12 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     if (c != NULL && c->rank == root && sendcounts == NULL) {
         return comm_api_error(c, MPI_ERR_ARG, "MPI_Scatterv: sendcounts is NULL");
     }
-    return scatter_run("MPI_Scatterv", sendbuf, sendcounts, displs, 0, sendtype, recvbuf,
+    return scatter_run("MPI_Scatterv", false, sendbuf, sendcounts, displs, 0, sendtype, recvbuf,
                        recvcount, recvtype, root, comm);
 }
 COMM_API_ALIAS(MPI_Scatterv);
 
-static int allgather_run(const char *func, const void *sendbuf, int sendcount,
+static int allgather_run(const char *func, bool plain, const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
                          const int *displs, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -222,7 +248,10 @@ static int allgather_run(const char *func, const void *sendbuf, int sendcount,
     if (err != MPI_SUCCESS) {
         return err;
     }
-    a = comm_coll_select_allgather(c);
+    a = comm_coll_select(
+        COMM_COLL_ALLGATHER,
+        &(struct comm_coll_call){
+            .comm = c, .uniform = plain, .bytes = plain ? (size_t)recvcount * rdt->size : 0});
     err = a == NULL ? MPI_ERR_OTHER
                     : a->fn.allgatherv(sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt,
                                        recvbuf, counts, disps, rdt, c);
@@ -236,7 +265,7 @@ static int allgather_run(const char *func, const void *sendbuf, int sendcount,
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather_run("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
+    return allgather_run("MPI_Allgather", true, sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
                          recvcount, recvtype, comm);
 }
 COMM_API_ALIAS(MPI_Allgather);
@@ -249,7 +278,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
         return comm_api_error(comm_communicator_lookup(comm), MPI_ERR_ARG,
                               "MPI_Allgatherv: recvcounts is NULL");
     }
-    return allgather_run("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+    return allgather_run("MPI_Allgatherv", false, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                          displs, 0, recvtype, comm);
 }
 COMM_API_ALIAS(MPI_Allgatherv);
