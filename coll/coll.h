@@ -138,9 +138,10 @@ struct comm_coll_call {
 
 /*
  * Chooses the algorithm of a call: the forced one if COMM_COLL_<OP> names one, else the
- * family's own choice by communicator and message size.  A forced algorithm that needs the
- * plain form serves only plain calls (the v and w forms use the family's choice); one whose
- * other restrictions do not hold is refused: logged with the reason, and NULL returned.
+ * family's own choice by communicator and message size.  A forced algorithm serves only the
+ * calls its restrictions allow; the others get the family's choice (logged at debug), so that
+ * forcing an algorithm never makes a valid call fail.  The family's choice must satisfy its
+ * own restrictions.  Never NULL.
  */
 const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
                                                    const struct comm_coll_call *call);

@@ -202,36 +202,51 @@ static int coll_check_scan(const char *value, char *expected_out, size_t len)
     return coll_check(COMM_COLL_SCAN, value, expected_out, len);
 }
 
+/* Why algorithm A cannot serve CALL, or NULL when it can. */
+static const char *coll_refusal(const struct comm_coll_algorithm *a,
+                                const struct comm_coll_call *call)
+{
+    int size = call->comm->size;
+
+    if ((a->restrictions & COMM_COLL_UNIFORM_ONLY) && !call->uniform) {
+        return "it serves only the plain (non-v) form";
+    }
+    if ((a->restrictions & COMM_COLL_COMMUTATIVE_ONLY) && call->op != NULL &&
+        !call->op->commutative) {
+        return "it needs a commutative operation";
+    }
+    if ((a->restrictions & COMM_COLL_POW2_ONLY) && (size & (size - 1)) != 0) {
+        return "it needs a power-of-two communicator size";
+    }
+    return NULL;
+}
+
 const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
                                                    const struct comm_coll_call *call)
 {
     const struct coll_family *f = &coll_families[family];
     const char *forced = comm_config_value(&coll_settings[family]);
-    const struct comm_communicator *comm = call->comm;
+    const struct comm_coll_algorithm *chosen = &f->algorithms[f->choose(call)];
 
-    for (size_t i = 0; i < *f->nalgorithms && strcmp(forced, "auto") != 0; i++) {
+    if (strcmp(forced, "auto") == 0) {
+        return chosen;
+    }
+    for (size_t i = 0; i < *f->nalgorithms; i++) {
         const struct comm_coll_algorithm *a = &f->algorithms[i];
+        const char *why;
 
         if (strcmp(forced, a->name) != 0) {
             continue;
         }
-        if ((a->restrictions & COMM_COLL_UNIFORM_ONLY) && !call->uniform) {
-            break;
+        why = coll_refusal(a, call);
+        if (why == NULL) {
+            return a;
         }
-        if ((a->restrictions & COMM_COLL_COMMUTATIVE_ONLY) && call->op != NULL &&
-            !call->op->commutative) {
-            comm_log_error("coll", "%s=%s needs a commutative operation",
-                           coll_settings[family].name, forced);
-            return NULL;
-        }
-        if ((a->restrictions & COMM_COLL_POW2_ONLY) && (comm->size & (comm->size - 1)) != 0) {
-            comm_log_error("coll", "%s=%s needs a power-of-two communicator size, not %d",
-                           coll_settings[family].name, forced, comm->size);
-            return NULL;
-        }
-        return a;
+        comm_log_debug("coll", "%s=%s cannot serve this call (%s): %s serves it",
+                       coll_settings[family].name, forced, why, chosen->name);
+        break;
     }
-    return &f->algorithms[f->choose(call)];
+    return chosen;
 }
 
 const char *comm_coll_algorithm_name(enum comm_coll_family family, size_t index)

@@ -32,11 +32,24 @@ static long communicator_self_world_rank;
 static struct comm_communicator **communicator_by_ctx;
 static size_t communicator_nctx;
 static uint32_t communicator_next = COMMUNICATOR_FIRST_FREE;
+/* Which world ranks run on this host. */
+static bool *communicator_local;
+static long communicator_world_size;
 /* Messages for contexts not made here yet, in arrival order. */
 static struct comm_match_queues communicator_parked;
 
-void comm_communicator_init_predefined(int rank, int size)
+int comm_communicator_init_predefined(int rank, int size, const long *local_peers, size_t nlocal)
 {
+    communicator_local = calloc((size_t)size, sizeof(*communicator_local));
+    if (communicator_local == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    communicator_world_size = size;
+    for (size_t i = 0; i < nlocal; i++) {
+        if (local_peers[i] >= 0 && local_peers[i] < size) {
+            communicator_local[local_peers[i]] = true;
+        }
+    }
     communicator_world = (struct comm_communicator){
         .handle = MPI_COMM_WORLD,
         .rank = rank,
@@ -45,6 +58,7 @@ void comm_communicator_init_predefined(int rank, int size)
         .errhandler = comm_errhandler_lookup(MPI_ERRORS_ARE_FATAL),
         .magic = COMM_COMMUNICATOR_MAGIC,
         .predefined = true,
+        .host_local = nlocal == (size_t)size,
     };
     snprintf(communicator_world.name, sizeof(communicator_world.name), "MPI_COMM_WORLD");
     communicator_self_world_rank = rank;
@@ -57,12 +71,31 @@ void comm_communicator_init_predefined(int rank, int size)
         .errhandler = comm_errhandler_lookup(MPI_ERRORS_ARE_FATAL),
         .magic = COMM_COMMUNICATOR_MAGIC,
         .predefined = true,
+        .host_local = true,
     };
     snprintf(communicator_self.name, sizeof(communicator_self.name), "MPI_COMM_SELF");
+    return COMM_OK;
+}
+
+bool comm_communicator_is_local(long world_rank)
+{
+    return world_rank >= 0 && world_rank < communicator_world_size &&
+           communicator_local[world_rank];
+}
+
+static void communicator_free_coll_state(struct comm_communicator *c)
+{
+    if (c->coll_state_free != NULL) {
+        c->coll_state_free(c);
+    }
+    c->coll_state = NULL;
+    c->coll_state_free = NULL;
 }
 
 void comm_communicator_finalize_predefined(void)
 {
+    communicator_free_coll_state(&communicator_world);
+    communicator_free_coll_state(&communicator_self);
     comm_match_drain(&communicator_world.match);
     comm_match_drain(&communicator_self.match);
     comm_match_drain(&communicator_world.coll_match);
@@ -70,6 +103,9 @@ void comm_communicator_finalize_predefined(void)
     comm_match_drain(&communicator_parked);
     comm_errhandler_release(communicator_world.errhandler);
     comm_errhandler_release(communicator_self.errhandler);
+    free(communicator_local);
+    communicator_local = NULL;
+    communicator_world_size = 0;
 }
 
 struct comm_communicator *comm_communicator_lookup(MPI_Comm handle)
@@ -143,6 +179,10 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
     c->size = size;
     c->context_id = context;
     c->world_ranks = ranks;
+    c->host_local = true;
+    for (int r = 0; r < size; r++) {
+        c->host_local = c->host_local && comm_communicator_is_local(ranks[r]);
+    }
     c->errhandler = errhandler;
     comm_errhandler_retain(errhandler);
     communicator_by_ctx[slot] = c;
@@ -161,6 +201,7 @@ void comm_communicator_park(uint32_t context, struct comm_unexpected *msg)
 
 void comm_communicator_free(struct comm_communicator *c)
 {
+    communicator_free_coll_state(c);
     communicator_by_ctx[c->context_id / 2] = NULL;
     comm_match_drain(&c->match);
     comm_match_drain(&c->coll_match);

@@ -11,6 +11,7 @@
 #define COMM_COMMUNICATOR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "runtime/api/mpi.h"
@@ -30,13 +31,22 @@ struct comm_communicator {
     struct comm_info *info; /* hints given with MPI_Comm_set_info; NULL: none */
     struct comm_match_queues match;      /* point-to-point: context_id */
     struct comm_match_queues coll_match; /* collectives: context_id + 1 */
+    bool host_local;                     /* every member runs on this host */
+    /* What the collective layer keeps for this communicator (e.g. a shared-memory segment),
+     * and how to free it; called when the communicator is freed and at finalize. */
+    void *coll_state;
+    void (*coll_state_free)(struct comm_communicator *comm);
     char name[MPI_MAX_OBJECT_NAME];
 };
 
 enum { COMM_COMMUNICATOR_MAGIC = 0x636f6d6d };
 
-/* Sets up MPI_COMM_WORLD (RANK of SIZE) and MPI_COMM_SELF. */
-void comm_communicator_init_predefined(int rank, int size);
+/* Sets up MPI_COMM_WORLD (RANK of SIZE) and MPI_COMM_SELF; LOCAL_PEERS are the world ranks
+ * on this host (NLOCAL of them). */
+int comm_communicator_init_predefined(int rank, int size, const long *local_peers, size_t nlocal);
+
+/* Whether world rank WORLD_RANK runs on this host. */
+bool comm_communicator_is_local(long world_rank);
 
 /* Frees what the predefined communicators hold (unreceived messages); at finalize. */
 void comm_communicator_finalize_predefined(void);

@@ -164,7 +164,11 @@ int comm_runtime_init(const struct comm_setting_table *const *tables, size_t nta
     if (rc < 0) {
         return rc;
     }
-    comm_communicator_init_predefined((int)runtime_job.rank, (int)runtime_job.size);
+    rc = comm_communicator_init_predefined((int)runtime_job.rank, (int)runtime_job.size,
+                                           runtime_local_peers, runtime_nlocal);
+    if (rc < 0) {
+        return rc;
+    }
     runtime_thread_level = thread_level;
     runtime_main_thread = pthread_self();
     runtime_state = COMM_RUNTIME_RUNNING;

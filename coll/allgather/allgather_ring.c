@@ -22,8 +22,8 @@ int comm_coll_allgather_ring(const void *sbuf, MPI_Count scount, struct comm_dat
 
     if (sbuf != NULL) {
         err = comm_coll_sendrecv(sbuf, scount, sdt, rank,
-                                 (char *)rbuf + (MPI_Aint)displs[rank] * rdt->extent,
-                                 rcounts[rank], rdt, rank, COMM_COLL_TAG_ALLGATHER, comm);
+                                 (char *)rbuf + (MPI_Aint)displs[rank] * rdt->extent, rcounts[rank],
+                                 rdt, rank, COMM_COLL_TAG_ALLGATHER, comm);
     }
     for (int step = 0; step < size - 1 && err == MPI_SUCCESS; step++) {
         int sblock = (rank - step + size) % size, rblock = (rank - step - 1 + size) % size;

@@ -24,9 +24,6 @@ int comm_coll_allreduce_reduce_bcast(const void *sbuf, void *rbuf, MPI_Count cou
         COMM_COLL_BCAST, &(struct comm_coll_call){.comm = comm, .bytes = bytes, .uniform = true});
     int err;
 
-    if (reduce == NULL || bcast == NULL) {
-        return MPI_ERR_OTHER;
-    }
     err = reduce->fn.reduce(sbuf, rbuf, count, dt, op, 0, comm);
     if (err != MPI_SUCCESS) {
         return err;

@@ -27,8 +27,7 @@ static size_t alltoall_span(int size, const int *counts, const MPI_Aint *displs,
     for (int r = 0; r < size; r++) {
         if (counts[r] > 0) {
             size_t end = (size_t)(displs[r] + dts[r]->true_lb +
-                                  (MPI_Aint)(counts[r] - 1) * dts[r]->extent +
-                                  dts[r]->true_extent);
+                                  (MPI_Aint)(counts[r] - 1) * dts[r]->extent + dts[r]->true_extent);
             if (end > span) {
                 span = end;
             }
@@ -38,9 +37,8 @@ static size_t alltoall_span(int size, const int *counts, const MPI_Aint *displs,
 }
 
 int comm_coll_alltoall_pairwise(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
-                                struct comm_datatype *const *sdts, void *rbuf,
-                                const int *rcounts, const MPI_Aint *rdispls,
-                                struct comm_datatype *const *rdts,
+                                struct comm_datatype *const *sdts, void *rbuf, const int *rcounts,
+                                const MPI_Aint *rdispls, struct comm_datatype *const *rdts,
                                 struct comm_communicator *comm)
 {
     int size = comm->size, rank = comm->rank, err = MPI_SUCCESS;

@@ -19,8 +19,8 @@ int comm_coll_barrier_dissemination(struct comm_communicator *comm)
     for (int k = 1; k < comm->size; k <<= 1) {
         int to = (comm->rank + k) % comm->size;
         int from = (comm->rank - k + comm->size) % comm->size;
-        int err = comm_coll_sendrecv(NULL, 0, byte, to, NULL, 0, byte, from,
-                                     COMM_COLL_TAG_BARRIER, comm);
+        int err =
+            comm_coll_sendrecv(NULL, 0, byte, to, NULL, 0, byte, from, COMM_COLL_TAG_BARRIER, comm);
 
         if (err != MPI_SUCCESS) {
             return err;

@@ -20,8 +20,8 @@ int comm_coll_bcast_binomial(void *buf, MPI_Count count, struct comm_datatype *d
 
     while (mask < size) {
         if (vrank & mask) {
-            err = comm_coll_recv(buf, count, dt, (vrank - mask + root) % size,
-                                 COMM_COLL_TAG_BCAST, comm);
+            err = comm_coll_recv(buf, count, dt, (vrank - mask + root) % size, COMM_COLL_TAG_BCAST,
+                                 comm);
             if (err != MPI_SUCCESS) {
                 return err;
             }
@@ -31,8 +31,8 @@ int comm_coll_bcast_binomial(void *buf, MPI_Count count, struct comm_datatype *d
     }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         if (vrank + mask < size) {
-            err = comm_coll_send(buf, count, dt, (vrank + mask + root) % size,
-                                 COMM_COLL_TAG_BCAST, comm);
+            err = comm_coll_send(buf, count, dt, (vrank + mask + root) % size, COMM_COLL_TAG_BCAST,
+                                 comm);
             if (err != MPI_SUCCESS) {
                 return err;
             }

@@ -36,10 +36,6 @@ int comm_coll_reduce_scatter_reduce_scatterv(const void *sbuf, void *rbuf, const
         &(struct comm_coll_call){
             .comm = comm, .bytes = (size_t)(total * dt->size), .op = op, .uniform = true});
     scatter = comm_coll_select(COMM_COLL_SCATTER, &(struct comm_coll_call){.comm = comm});
-    if (reduce == NULL || scatter == NULL) {
-        free(displs);
-        return MPI_ERR_OTHER;
-    }
     if (comm->rank == 0) {
         whole = comm_coll_alloc_buffer(total, dt, &block);
         if (whole == NULL) {

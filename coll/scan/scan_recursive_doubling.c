@@ -18,8 +18,8 @@
 #include "runtime/op.h"
 
 int comm_coll_scan_recursive_doubling(const void *sbuf, void *rbuf, MPI_Count count,
-                                      struct comm_datatype *dt, struct comm_op *op,
-                                      bool exclusive, struct comm_communicator *comm)
+                                      struct comm_datatype *dt, struct comm_op *op, bool exclusive,
+                                      struct comm_communicator *comm)
 {
     void *window_block = NULL, *tmp_block = NULL;
     void *window = comm_coll_alloc_buffer(count, dt, &window_block);

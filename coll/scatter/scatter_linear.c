@@ -12,8 +12,7 @@
 
 int comm_coll_scatter_linear(const void *sbuf, const int *scounts, const int *displs,
                              struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
-                             struct comm_datatype *rdt, int root,
-                             struct comm_communicator *comm)
+                             struct comm_datatype *rdt, int root, struct comm_communicator *comm)
 {
     int err = MPI_SUCCESS;
 

@@ -59,9 +59,6 @@ int PMPI_Barrier(MPI_Comm comm)
         return err;
     }
     a = comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = c});
-    if (a == NULL) {
-        return coll_result("MPI_Barrier", c, MPI_ERR_OTHER);
-    }
     return coll_result("MPI_Barrier", c, a->fn.barrier(c));
 }
 COMM_API_ALIAS(MPI_Barrier);
@@ -89,9 +86,6 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
                          &(struct comm_coll_call){.comm = c,
                                                   .bytes = (size_t)count * (size_t)dt->size,
                                                   .uniform = true});
-    if (a == NULL) {
-        return coll_result("MPI_Bcast", c, MPI_ERR_OTHER);
-    }
     return coll_result("MPI_Bcast", c, a->fn.bcast(buffer, count, dt, root, c));
 }
 COMM_API_ALIAS(MPI_Bcast);
@@ -133,9 +127,6 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
         COMM_COLL_REDUCE,
         &(struct comm_coll_call){
             .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
-    if (a == NULL) {
-        return coll_result("MPI_Reduce", c, MPI_ERR_OTHER);
-    }
     return coll_result(
         "MPI_Reduce", c,
         a->fn.reduce(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, dt, o, root, c));
@@ -170,9 +161,6 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
         COMM_COLL_ALLREDUCE,
         &(struct comm_coll_call){
             .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
-    if (a == NULL) {
-        return coll_result("MPI_Allreduce", c, MPI_ERR_OTHER);
-    }
     return coll_result(
         "MPI_Allreduce", c,
         a->fn.allreduce(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, dt, o, c));
@@ -227,9 +215,6 @@ static int coll_reduce_scatter_run(const char *func, const void *sendbuf, void *
         COMM_COLL_REDUCE_SCATTER,
         &(struct comm_coll_call){
             .comm = c, .bytes = (size_t)total * (size_t)dt->size, .op = o, .uniform = uniform});
-    if (a == NULL) {
-        return coll_result(func, c, MPI_ERR_OTHER);
-    }
     return coll_result(func, c,
                        a->fn.reduce_scatter(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf,
                                             recvcounts, dt, o, c));
@@ -299,9 +284,6 @@ static int coll_scan_run(const char *func, const void *sendbuf, void *recvbuf, i
         COMM_COLL_SCAN,
         &(struct comm_coll_call){
             .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
-    if (a == NULL) {
-        return coll_result(func, c, MPI_ERR_OTHER);
-    }
     return coll_result(func, c,
                        a->fn.scan(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, dt,
                                   o, exclusive, c));

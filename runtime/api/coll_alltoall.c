@@ -96,10 +96,9 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MP
             &(struct comm_coll_call){.comm = c,
                                      .uniform = plain,
                                      .bytes = plain ? (size_t)recvcount * r.dts[0]->size : 0});
-        err = a == NULL ? MPI_ERR_OTHER
-                        : a->fn.alltoallw(in_place ? NULL : sendbuf, s.counts, s.displs,
-                                          (struct comm_datatype *const *)s.dts, recvbuf, r.counts,
-                                          r.displs, (struct comm_datatype *const *)r.dts, c);
+        err = a->fn.alltoallw(in_place ? NULL : sendbuf, s.counts, s.displs,
+                              (struct comm_datatype *const *)s.dts, recvbuf, r.counts, r.displs,
+                              (struct comm_datatype *const *)r.dts, c);
         if (err != MPI_SUCCESS) {
             err = comm_api_error(c, err, "%s: the operation failed (see above)", func);
         }

@@ -113,9 +113,8 @@ static int gather_run(const char *func, bool plain, const void *sendbuf, int sen
             .comm = c,
             .uniform = plain,
             .bytes = plain ? gather_bytes(c, root, sendcount, sdt, recvcount, rdt) : 0});
-    err = a == NULL ? MPI_ERR_OTHER
-                    : a->fn.gatherv(sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt,
-                                    recvbuf, counts, disps, rdt, root, c);
+    err = a->fn.gatherv(sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt, recvbuf, counts,
+                        disps, rdt, root, c);
     if (c->rank == root) {
         gather_free_blocks(recvcounts, counts, disps);
     }
@@ -188,10 +187,8 @@ static int scatter_run(const char *func, bool plain, const void *sendbuf, const 
             .comm = c,
             .uniform = plain,
             .bytes = plain ? gather_bytes(c, root, recvcount, rdt, sendcount, sdt) : 0});
-    err = a == NULL
-              ? MPI_ERR_OTHER
-              : a->fn.scatterv(sendbuf, counts, disps, sdt,
-                               recvbuf == MPI_IN_PLACE ? NULL : recvbuf, recvcount, rdt, root, c);
+    err = a->fn.scatterv(sendbuf, counts, disps, sdt, recvbuf == MPI_IN_PLACE ? NULL : recvbuf,
+                         recvcount, rdt, root, c);
     if (c->rank == root) {
         gather_free_blocks(sendcounts, counts, disps);
     }
@@ -252,9 +249,8 @@ static int allgather_run(const char *func, bool plain, const void *sendbuf, int 
         COMM_COLL_ALLGATHER,
         &(struct comm_coll_call){
             .comm = c, .uniform = plain, .bytes = plain ? (size_t)recvcount * rdt->size : 0});
-    err = a == NULL ? MPI_ERR_OTHER
-                    : a->fn.allgatherv(sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt,
-                                       recvbuf, counts, disps, rdt, c);
+    err = a->fn.allgatherv(sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt, recvbuf,
+                           counts, disps, rdt, c);
     gather_free_blocks(recvcounts, counts, disps);
     if (err != MPI_SUCCESS) {
         return comm_api_error(c, err, "%s: the operation failed (see above)", func);
