@@ -161,6 +161,13 @@ int comm_coll_sendrecv(const void *sbuf, MPI_Count scount, struct comm_datatype 
                        void *rbuf, MPI_Count rcount, struct comm_datatype *rdt, int source,
                        int tag, struct comm_communicator *comm);
 
+/* Fills REQ (not allocated: on the caller's stack or in a schedule) for a send or receive of
+ * COUNT elements on COMM's collective context; start it with comm_p2p_start_send/recv. */
+struct comm_request;
+void comm_coll_request_init(struct comm_request *req, int kind, const void *buf,
+                            MPI_Count count, struct comm_datatype *dt, int peer, int tag,
+                            struct comm_communicator *comm);
+
 /* Copies COUNT elements of DT from SRC to DST (both laid out by DT). */
 int comm_coll_copy(const void *src, void *dst, MPI_Count count, struct comm_datatype *dt);
 

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void coll_fill(struct comm_request *req, enum comm_request_kind kind, const void *buf,
-                      MPI_Count count, struct comm_datatype *dt, int peer, int tag,
-                      struct comm_communicator *comm)
+void comm_coll_request_init(struct comm_request *req, int kind, const void *buf, MPI_Count count,
+                            struct comm_datatype *dt, int peer, int tag,
+                            struct comm_communicator *comm)
 {
     memset(req, 0, sizeof(*req));
     req->kind = kind;
@@ -36,7 +36,7 @@ int comm_coll_send(const void *buf, MPI_Count count, struct comm_datatype *dt, i
 {
     struct comm_request req;
 
-    coll_fill(&req, COMM_REQUEST_SEND, buf, count, dt, peer, tag, comm);
+    comm_coll_request_init(&req, COMM_REQUEST_SEND, buf, count, dt, peer, tag, comm);
     if (comm_p2p_start_send(&req) < 0) {
         return MPI_ERR_OTHER;
     }
@@ -49,7 +49,7 @@ int comm_coll_recv(void *buf, MPI_Count count, struct comm_datatype *dt, int pee
 {
     struct comm_request req;
 
-    coll_fill(&req, COMM_REQUEST_RECV, buf, count, dt, peer, tag, comm);
+    comm_coll_request_init(&req, COMM_REQUEST_RECV, buf, count, dt, peer, tag, comm);
     if (comm_p2p_start_recv(&req) < 0) {
         return MPI_ERR_OTHER;
     }
@@ -58,13 +58,13 @@ int comm_coll_recv(void *buf, MPI_Count count, struct comm_datatype *dt, int pee
 }
 
 int comm_coll_sendrecv(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt, int dest,
-                       void *rbuf, MPI_Count rcount, struct comm_datatype *rdt, int source,
-                       int tag, struct comm_communicator *comm)
+                       void *rbuf, MPI_Count rcount, struct comm_datatype *rdt, int source, int tag,
+                       struct comm_communicator *comm)
 {
     struct comm_request sreq, rreq;
 
-    coll_fill(&rreq, COMM_REQUEST_RECV, rbuf, rcount, rdt, source, tag, comm);
-    coll_fill(&sreq, COMM_REQUEST_SEND, sbuf, scount, sdt, dest, tag, comm);
+    comm_coll_request_init(&rreq, COMM_REQUEST_RECV, rbuf, rcount, rdt, source, tag, comm);
+    comm_coll_request_init(&sreq, COMM_REQUEST_SEND, sbuf, scount, sdt, dest, tag, comm);
     if (comm_p2p_start_recv(&rreq) < 0 || comm_p2p_start_send(&sreq) < 0) {
         return MPI_ERR_OTHER;
     }

@@ -133,6 +133,13 @@ uint32_t comm_communicator_next_context(void)
     return communicator_next;
 }
 
+void comm_communicator_reserve_context(uint32_t context)
+{
+    if (context + 2 > communicator_next) {
+        communicator_next = context + 2;
+    }
+}
+
 int comm_communicator_create(const long *world_ranks, int size, int my_rank, uint32_t context,
                              struct comm_errhandler *errhandler,
                              struct comm_communicator **comm_out)
@@ -193,6 +200,25 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
     return COMM_OK;
 }
 
+int comm_communicator_make_inter(struct comm_communicator *comm, const long *remote_world_ranks,
+                                 int remote_size, struct comm_communicator *local_comm)
+{
+    long *ranks = malloc((size_t)(remote_size > 0 ? remote_size : 1) * sizeof(*ranks));
+
+    if (ranks == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    memcpy(ranks, remote_world_ranks, (size_t)remote_size * sizeof(*ranks));
+    comm->inter = true;
+    comm->remote_size = remote_size;
+    comm->remote_world_ranks = ranks;
+    comm->local_comm = local_comm;
+    for (int r = 0; r < remote_size; r++) {
+        comm->host_local = comm->host_local && comm_communicator_is_local(ranks[r]);
+    }
+    return COMM_OK;
+}
+
 void comm_communicator_park(uint32_t context, struct comm_unexpected *msg)
 {
     msg->key_context = context;
@@ -210,6 +236,10 @@ void comm_communicator_free(struct comm_communicator *c)
         comm_info_release(c->info);
     }
     c->magic = 0;
+    if (c->local_comm != NULL) {
+        comm_communicator_free(c->local_comm);
+    }
+    free((void *)(uintptr_t)c->remote_world_ranks);
     free((void *)(uintptr_t)c->world_ranks);
     free(c);
 }

@@ -32,6 +32,15 @@ struct comm_communicator {
     struct comm_match_queues match;      /* point-to-point: context_id */
     struct comm_match_queues coll_match; /* collectives: context_id + 1 */
     bool host_local;                     /* every member runs on this host */
+    /* Intercommunicators: RANK and SIZE are in the local group; point-to-point peers are ranks
+     * of the remote group.  Their collectives run over LOCAL_COMM, an intracommunicator of the
+     * local group on context_id + 2, and between the groups' rank 0s on context_id + 1. */
+    bool inter;
+    int remote_size;
+    const long *remote_world_ranks;
+    struct comm_communicator *local_comm;
+    unsigned coll_seq; /* nonblocking collectives started here: their tags */
+    void *attrs;       /* the user's attributes (runtime/api/attr.c owns them) */
     /* What the collective layer keeps for this communicator (e.g. a shared-memory segment),
      * and how to free it; called when the communicator is freed and at finalize. */
     void *coll_state;
@@ -61,6 +70,14 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
                              struct comm_communicator **comm_out);
 
 /*
+ * Makes COMM (made by comm_communicator_create on context C for the local group) an
+ * intercommunicator whose remote group is REMOTE_WORLD_RANKS (copied), with LOCAL_COMM (made
+ * on context C + 2, owned from now on) for its collectives.
+ */
+int comm_communicator_make_inter(struct comm_communicator *comm, const long *remote_world_ranks,
+                                 int remote_size, struct comm_communicator *local_comm);
+
+/*
  * Keeps a message that arrived for a context no communicator has yet here: a peer may start
  * using a new communicator before this process has finished making it.  The message joins the
  * communicator's unexpected queue when the communicator is made.
@@ -74,16 +91,33 @@ void comm_communicator_free(struct comm_communicator *comm);
  * largest of its members' values, so the context is new to every member. */
 uint32_t comm_communicator_next_context(void);
 
+/* Keeps CONTEXT (and every context below it) from being used by this process from now on:
+ * a communicator being agreed on without blocking (MPI_Comm_idup) holds it this way. */
+void comm_communicator_reserve_context(uint32_t context);
+
 /* The object behind a handle, or NULL for MPI_COMM_NULL and handles that name nothing. */
 struct comm_communicator *comm_communicator_lookup(MPI_Comm handle);
 
 /* The communicator a message's context id names, or NULL. */
 struct comm_communicator *comm_communicator_by_context(uint32_t context_id);
 
-/* World rank of RANK in COMM. */
+/* World rank of RANK in COMM (in its local group for an intercommunicator). */
 static inline long comm_communicator_world_rank(const struct comm_communicator *comm, int rank)
 {
     return comm->world_ranks == NULL ? (long)rank : comm->world_ranks[rank];
+}
+
+/* World rank of point-to-point peer PEER: in the remote group of an intercommunicator. */
+static inline long comm_communicator_peer_world_rank(const struct comm_communicator *comm,
+                                                     int peer)
+{
+    return comm->inter ? comm->remote_world_ranks[peer] : comm_communicator_world_rank(comm, peer);
+}
+
+/* Number of point-to-point peers: the remote group's size for an intercommunicator. */
+static inline int comm_communicator_peer_count(const struct comm_communicator *comm)
+{
+    return comm->inter ? comm->remote_size : comm->size;
 }
 
 #endif

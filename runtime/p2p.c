@@ -121,8 +121,7 @@ static void p2p_send_ctl(struct comm_proc *proc, const struct p2p_ctl_hdr *hdr)
     p2p_mark_busy(proc);
 }
 
-static void p2p_answer(long peer, enum p2p_type type, uint64_t sreq, uint64_t rreq,
-                       uint64_t len)
+static void p2p_answer(long peer, enum p2p_type type, uint64_t sreq, uint64_t rreq, uint64_t len)
 {
     struct p2p_ctl_hdr h = {.type = (uint8_t)type, .sreq = sreq, .rreq = rreq, .len = len};
 
@@ -197,8 +196,10 @@ static int p2p_send_match(struct comm_request *req)
         if (!req->dt->contiguous && req->bounce == NULL) {
             req->bounce = malloc(req->len);
             if (req->bounce == NULL) {
-                comm_log_error("runtime", "out of memory packing a %zu-byte message for rank "
-                               "%d", req->len, req->peer);
+                comm_log_error("runtime",
+                               "out of memory packing a %zu-byte message for rank "
+                               "%d",
+                               req->len, req->peer);
                 return COMM_ERR_NOMEM;
             }
             comm_datatype_pack(req->dt, req->buf, req->count, 0, req->bounce, req->len);
@@ -311,7 +312,7 @@ static bool p2p_push(struct comm_proc *proc)
 
 int comm_p2p_start_send(struct comm_request *req)
 {
-    struct comm_proc *proc = &p2p_procs[comm_communicator_world_rank(req->comm, req->peer)];
+    struct comm_proc *proc = &p2p_procs[comm_communicator_peer_world_rank(req->comm, req->peer)];
     int rc;
 
     req->proc = proc;
@@ -488,15 +489,17 @@ static void p2p_on_match_frag(long peer, const void *data, size_t len)
     queues = comm == NULL ? NULL : (h->ctx & 1u) ? &comm->coll_match : &comm->match;
     posted = queues == NULL ? NULL : comm_match_take_posted(queues, h->src, h->tag);
     if (posted != NULL) {
-        struct comm_request *req = (struct comm_request *)((char *)posted -
-                                                           offsetof(struct comm_request, posted));
+        struct comm_request *req =
+            (struct comm_request *)((char *)posted - offsetof(struct comm_request, posted));
         p2p_deliver(req, &a);
         return;
     }
     u = comm_match_unexpected_alloc(payload);
     if (u == NULL) {
-        comm_log_error("runtime", "out of memory keeping a %zu-byte unexpected message from "
-                       "rank %ld", payload, peer);
+        comm_log_error("runtime",
+                       "out of memory keeping a %zu-byte unexpected message from "
+                       "rank %ld",
+                       payload, peer);
         return;
     }
     u->src = a.src;
@@ -661,6 +664,24 @@ int comm_p2p_probe(struct comm_communicator *comm, int source, int tag, bool tak
 
 /* ---- progress ------------------------------------------------------------------------- */
 
+enum { P2P_MAX_HOOKS = 4 };
+static int (*p2p_hooks[P2P_MAX_HOOKS])(void);
+static size_t p2p_nhooks;
+
+int comm_progress_add_hook(int (*fn)(void))
+{
+    for (size_t i = 0; i < p2p_nhooks; i++) {
+        if (p2p_hooks[i] == fn) {
+            return COMM_OK;
+        }
+    }
+    if (p2p_nhooks == P2P_MAX_HOOKS) {
+        return COMM_ERR_NOMEM;
+    }
+    p2p_hooks[p2p_nhooks++] = fn;
+    return COMM_OK;
+}
+
 int comm_progress(void)
 {
     int n = comm_btl_progress_all();
@@ -676,6 +697,9 @@ int comm_progress(void)
             *link = proc->busy_next;
             n++;
         }
+    }
+    for (size_t i = 0; i < p2p_nhooks; i++) {
+        n += p2p_hooks[i]();
     }
     return n;
 }
@@ -724,8 +748,10 @@ int comm_p2p_finalize(void)
         comm_progress();
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (now.tv_sec - start.tv_sec > 10) {
-            comm_log_warn("runtime", "MPI_Finalize: messages to rank %ld could not be delivered "
-                          "in 10 s (did it finalize without receiving them?)", p2p_busy->rank);
+            comm_log_warn("runtime",
+                          "MPI_Finalize: messages to rank %ld could not be delivered "
+                          "in 10 s (did it finalize without receiving them?)",
+                          p2p_busy->rank);
             break;
         }
     }

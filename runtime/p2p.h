@@ -77,8 +77,13 @@ int comm_p2p_start_mrecv(struct comm_request *req, struct comm_unexpected *msg);
 /* Cancels REQ if it has not matched (receive) or not left (send); true when cancelled. */
 bool comm_p2p_cancel(struct comm_request *req);
 
-/* Polls the transports and pushes what waits; returns the number of events. */
+/* Polls the transports, pushes what waits and runs the progress hooks; returns the number of
+ * events. */
 int comm_progress(void);
+
+/* Adds FN (returning its number of events) to what comm_progress runs, once: the collective
+ * engine's schedules progress this way.  COMM_ERR_NOMEM when the few slots are taken. */
+int comm_progress_add_hook(int (*fn)(void));
 
 /* Progresses until *FLAG is true. */
 void comm_progress_until(const bool *flag);

@@ -43,6 +43,9 @@ void comm_request_free(struct comm_request *req)
         comm_datatype_release(req->dt);
     }
     free(req->bounce);
+    if (req->coll_free != NULL) {
+        req->coll_free(req->coll);
+    }
     if (request_cached < REQUEST_CACHE_MAX) {
         req->queue_next = request_cache;
         request_cache = req;

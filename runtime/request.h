@@ -28,6 +28,7 @@ struct comm_proc;
 enum comm_request_kind {
     COMM_REQUEST_SEND,
     COMM_REQUEST_RECV,
+    COMM_REQUEST_COLL, /* a nonblocking collective (or MPI_Comm_idup), run by its schedule */
 };
 
 enum comm_send_mode {
@@ -79,6 +80,8 @@ struct comm_request {
     struct comm_posted posted;  /* recv: its place in the posted queue */
     struct comm_request *queue_next; /* send: in its peer's send queue */
     void *bsend_block;          /* buffered send: its block of the attached buffer */
+    void *coll;                 /* COLL: the schedule, freed with the request by coll_free */
+    void (*coll_free)(void *coll);
 };
 
 /* A new request with its fields zeroed; NULL when out of memory. */

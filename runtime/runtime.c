@@ -58,14 +58,15 @@ static int runtime_check_versions(void)
     rc = comm_pmix_get(0, runtime_version_key, &data, &len);
     if (rc < 0) {
         comm_log_error("runtime", "rank 0 did not publish its libcomm version: is it running "
-                       "another MPI library?");
+                                  "another MPI library?");
         return COMM_ERR_PMIX;
     }
     if (len == 0 || ((char *)data)[len - 1] != '\0' || strcmp(data, PACKAGE_VERSION) != 0) {
         char host[COMM_PMIX_NAME_MAX] = "?";
 
         comm_pmix_peer_host(0, host, sizeof(host));
-        comm_log_error("runtime", "rank 0 on host %s runs libcomm %.*s but this rank runs %s: "
+        comm_log_error("runtime",
+                       "rank 0 on host %s runs libcomm %.*s but this rank runs %s: "
                        "all ranks must use the same comm installation",
                        host, (int)len, (char *)data, PACKAGE_VERSION);
         free(data);

@@ -50,6 +50,45 @@ int comm_api_check_running(const char *func);
  */
 int comm_api_enter_comm(const char *func, MPI_Comm comm, struct comm_communicator **comm_out);
 
+/* The same for calls only intracommunicators serve: an intercommunicator is MPI_ERR_COMM. */
+int comm_api_enter_intracomm(const char *func, MPI_Comm comm,
+                             struct comm_communicator **comm_out);
+
+/* Agrees with PARENT's other members (collectively) on a context new to all of them. */
+int comm_api_agree_context(const char *func, struct comm_communicator *parent,
+                           uint32_t *context_out);
+
+/* A communicator of C's (local) group, in C's order, on CONTEXT. */
+int comm_api_make_comm(const char *func, struct comm_communicator *c, uint32_t context,
+                       struct comm_communicator **comm_out);
+
+/* The world ranks of C's (local) group, malloc'ed; NULL when out of memory. */
+long *comm_api_local_ranks(const struct comm_communicator *c);
+
+/* MPI_Comm_dup of intercommunicator C (collective over both groups). */
+int comm_api_inter_dup(const char *func, struct comm_communicator *c,
+                       struct comm_communicator **comm_out);
+
+/* Gives NEW_COMM the attributes of OLD that their copy callbacks keep (MPI_Comm_dup). */
+int comm_api_attr_copy(const char *func, struct comm_communicator *old,
+                       struct comm_communicator *new_comm);
+
+/* Deletes COMM's attributes through their delete callbacks, last set first (MPI_Comm_free,
+ * and MPI_COMM_SELF's at MPI_Finalize).  Stops at a callback that fails: its error, raised. */
+int comm_api_attr_delete_all(const char *func, struct comm_communicator *comm);
+
+/* Checks that REQUEST, where a nonblocking call returns its request, is not NULL. */
+int comm_api_check_request_out(const char *func, struct comm_communicator *comm,
+                               MPI_Request *request);
+
+/*
+ * Starts schedule S (made on COMM; NULL when it could not be allocated) whose building
+ * returned BUILD_ERR, as the request returned in *REQUEST.  Raises errors on COMM.
+ */
+struct comm_coll_sched;
+int comm_api_start_schedule(const char *func, struct comm_communicator *comm,
+                            struct comm_coll_sched *s, int build_err, MPI_Request *request);
+
 struct comm_datatype;
 struct comm_request;
 

@@ -1,13 +1,39 @@
 /*
- * attr.c - MPI_Comm_get_attr for the predefined attributes.
+ * attr.c - attributes on communicators: the predefined ones (MPI_TAG_UB and friends) and the
+ * user's keyvals with their copy and delete callbacks.
  *
- * Layer: runtime API.  Attributes the user creates (keyvals) do not exist yet; asking for one
- * is MPI_ERR_KEYVAL.
+ * Layer: runtime API.
+ *
+ * Keyvals are slots of a table, handed out as COMM_ATTR_KEYVAL_BASE + slot and never reused.
+ * A freed keyval stays alive while attributes use it (its delete callback still runs when they
+ * go).  A communicator's attributes are a list in the order they were set; MPI_Comm_dup copies
+ * them in that order, and they are deleted in reverse order when the communicator is freed.
+ * Threads: serialized by the caller like the rest of the API.
  */
 #include "config.h"
 
 #include "runtime/api/api.h"
 #include "runtime/runtime.h"
+
+#include <stdlib.h>
+
+enum { COMM_ATTR_KEYVAL_BASE = 0x2000 };
+
+struct attr_keyval {
+    MPI_Comm_copy_attr_function *copy_fn;
+    MPI_Comm_delete_attr_function *delete_fn;
+    void *extra_state;
+    bool freed; /* MPI_Comm_free_keyval was called */
+};
+
+struct attr_value {
+    int keyval;
+    void *value;
+    struct attr_value *next;
+};
+
+static struct attr_keyval *attr_keyvals;
+static int attr_nkeyvals;
 
 /* The values the attributes point at; the standard hands out pointers to them. */
 static int attr_tag_ub = COMM_API_TAG_UB;
@@ -17,6 +43,233 @@ static int attr_wtime_is_global = 0;
 static int attr_universe_size;
 static int attr_appnum;
 static int attr_lastusedcode = MPI_ERR_LASTCODE;
+
+/* The keyval behind KEYVAL, or NULL (after raising MPI_ERR_KEYVAL on COMM) if none or freed
+ * (a freed keyval's slot lives on for the attributes that still use it). */
+static struct attr_keyval *attr_keyval(const char *func, struct comm_communicator *comm, int keyval)
+{
+    int slot = keyval - COMM_ATTR_KEYVAL_BASE;
+
+    if (slot < 0 || slot >= attr_nkeyvals || attr_keyvals[slot].freed) {
+        comm_api_error(comm, MPI_ERR_KEYVAL, "%s: invalid keyval %d%s", func, keyval,
+                       keyval >= MPI_TAG_UB && keyval <= MPI_LASTUSEDCODE
+                           ? " (a predefined attribute, which cannot be changed)"
+                           : "");
+        return NULL;
+    }
+    return &attr_keyvals[slot];
+}
+
+static struct attr_value **attr_find(struct comm_communicator *comm, int keyval)
+{
+    struct attr_value **link = (struct attr_value **)&comm->attrs;
+
+    while (*link != NULL && (*link)->keyval != keyval) {
+        link = &(*link)->next;
+    }
+    return link;
+}
+
+/* Runs the delete callback of *LINK and removes it; the callback's error code if it fails. */
+static int attr_remove(struct comm_communicator *comm, struct attr_value **link)
+{
+    struct attr_value *a = *link;
+    struct attr_keyval *k = &attr_keyvals[a->keyval - COMM_ATTR_KEYVAL_BASE];
+    int rc = MPI_SUCCESS;
+
+    if (k->delete_fn != MPI_COMM_NULL_DELETE_FN) {
+        rc = k->delete_fn(comm->handle, a->keyval, a->value, k->extra_state);
+    }
+    if (rc != MPI_SUCCESS) {
+        return rc;
+    }
+    *link = a->next;
+    free(a);
+    return MPI_SUCCESS;
+}
+
+static int attr_get_user(struct comm_communicator *c, int keyval, void *attribute_val, int *flag)
+{
+    struct attr_value **link;
+
+    if (attr_keyval("MPI_Comm_get_attr", c, keyval) == NULL) {
+        return MPI_ERR_KEYVAL;
+    }
+    link = attr_find(c, keyval);
+    *flag = *link != NULL;
+    if (*link != NULL) {
+        *(void **)attribute_val = (*link)->value;
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                            void *extra_state)
+{
+    struct attr_keyval *grown;
+    int err = comm_api_check_running("MPI_Comm_create_keyval");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (comm_keyval == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Comm_create_keyval: comm_keyval is NULL");
+    }
+    grown = realloc(attr_keyvals, (size_t)(attr_nkeyvals + 1) * sizeof(*grown));
+    if (grown == NULL) {
+        return comm_api_error(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_keyval: out of memory");
+    }
+    attr_keyvals = grown;
+    attr_keyvals[attr_nkeyvals] = (struct attr_keyval){
+        .copy_fn = comm_copy_attr_fn,
+        .delete_fn = comm_delete_attr_fn,
+        .extra_state = extra_state,
+    };
+    *comm_keyval = COMM_ATTR_KEYVAL_BASE + attr_nkeyvals++;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_create_keyval);
+
+int PMPI_Comm_free_keyval(int *comm_keyval)
+{
+    struct attr_keyval *k;
+    int err = comm_api_check_running("MPI_Comm_free_keyval");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (comm_keyval == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Comm_free_keyval: comm_keyval is NULL");
+    }
+    k = attr_keyval("MPI_Comm_free_keyval", NULL, *comm_keyval);
+    if (k == NULL) {
+        return MPI_ERR_KEYVAL;
+    }
+    k->freed = true;
+    *comm_keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_free_keyval);
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+    struct comm_communicator *c;
+    struct attr_value **link, *a;
+    int err = comm_api_enter_comm("MPI_Comm_set_attr", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (attr_keyval("MPI_Comm_set_attr", c, comm_keyval) == NULL) {
+        return MPI_ERR_KEYVAL;
+    }
+    link = attr_find(c, comm_keyval);
+    if (*link != NULL) {
+        /* The old value goes through its delete callback first. */
+        err = attr_remove(c, link);
+        if (err != MPI_SUCCESS) {
+            return comm_api_error(c, err,
+                                  "MPI_Comm_set_attr: the delete callback of keyval %d "
+                                  "failed with %d",
+                                  comm_keyval, err);
+        }
+    }
+    a = malloc(sizeof(*a));
+    if (a == NULL) {
+        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_set_attr: out of memory");
+    }
+    *a = (struct attr_value){.keyval = comm_keyval, .value = attribute_val};
+    *attr_find(c, comm_keyval) = a; /* at the end: the order of setting */
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_set_attr);
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+    struct comm_communicator *c;
+    struct attr_value **link;
+    int err = comm_api_enter_comm("MPI_Comm_delete_attr", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (attr_keyval("MPI_Comm_delete_attr", c, comm_keyval) == NULL) {
+        return MPI_ERR_KEYVAL;
+    }
+    link = attr_find(c, comm_keyval);
+    if (*link == NULL) {
+        return comm_api_error(c, MPI_ERR_KEYVAL,
+                              "MPI_Comm_delete_attr: no attribute for keyval "
+                              "%d on this communicator",
+                              comm_keyval);
+    }
+    err = attr_remove(c, link);
+    if (err != MPI_SUCCESS) {
+        return comm_api_error(c, err,
+                              "MPI_Comm_delete_attr: the delete callback of keyval %d "
+                              "failed with %d",
+                              comm_keyval, err);
+    }
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Comm_delete_attr);
+
+int comm_api_attr_copy(const char *func, struct comm_communicator *old,
+                       struct comm_communicator *new_comm)
+{
+    struct attr_value **tail = (struct attr_value **)&new_comm->attrs;
+
+    for (struct attr_value *a = old->attrs; a != NULL; a = a->next) {
+        struct attr_keyval *k = &attr_keyvals[a->keyval - COMM_ATTR_KEYVAL_BASE];
+        struct attr_value *copy;
+        void *out = NULL;
+        int flag = 0, rc = MPI_SUCCESS;
+
+        if (k->copy_fn == MPI_COMM_DUP_FN) {
+            out = a->value;
+            flag = 1;
+        } else if (k->copy_fn != MPI_COMM_NULL_COPY_FN) {
+            rc = k->copy_fn(old->handle, a->keyval, k->extra_state, a->value, &out, &flag);
+        }
+        if (rc != MPI_SUCCESS) {
+            return comm_api_error(old, rc, "%s: the copy callback of keyval %d failed with %d",
+                                  func, a->keyval, rc);
+        }
+        if (!flag) {
+            continue;
+        }
+        copy = malloc(sizeof(*copy));
+        if (copy == NULL) {
+            return comm_api_error(old, MPI_ERR_NO_MEM, "%s: out of memory", func);
+        }
+        *copy = (struct attr_value){.keyval = a->keyval, .value = out};
+        *tail = copy;
+        tail = &copy->next;
+    }
+    return MPI_SUCCESS;
+}
+
+int comm_api_attr_delete_all(const char *func, struct comm_communicator *comm)
+{
+    /* Last set, first deleted. */
+    while (comm->attrs != NULL) {
+        struct attr_value **link = (struct attr_value **)&comm->attrs;
+        int err;
+
+        while ((*link)->next != NULL) {
+            link = &(*link)->next;
+        }
+        err = attr_remove(comm, link);
+        if (err != MPI_SUCCESS) {
+            return comm_api_error(comm, err,
+                                  "%s: the delete callback of keyval %d failed with "
+                                  "%d",
+                                  func, (*link)->keyval, err);
+        }
+    }
+    return MPI_SUCCESS;
+}
 
 int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
@@ -56,8 +309,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
         value = &attr_lastusedcode;
         break;
     default:
-        return comm_api_error(c, MPI_ERR_KEYVAL, "MPI_Comm_get_attr: invalid keyval %d",
-                              comm_keyval);
+        return attr_get_user(c, comm_keyval, attribute_val, flag);
     }
     *(int **)attribute_val = value;
     *flag = 1;

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "coll/coll.h"
+#include "coll/nbc/nbc.h"
 #include "runtime/api/api.h"
 #include "runtime/datatype.h"
 
@@ -71,13 +72,14 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MP
                         const int *sendcounts, const int *sdispls, const MPI_Aint *sbdispls,
                         const MPI_Datatype *sendtypes, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, const int *recvcounts, const int *rdispls,
-                        const MPI_Aint *rbdispls, const MPI_Datatype *recvtypes, MPI_Comm comm)
+                        const MPI_Aint *rbdispls, const MPI_Datatype *recvtypes, MPI_Comm comm,
+                        MPI_Request *request)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct alltoall_side s = {0}, r = {0};
     bool in_place = sendbuf == MPI_IN_PLACE, plain = recvcounts == NULL;
-    int err = comm_api_enter_comm(func, comm, &c);
+    int err = comm_api_enter_intracomm(func, comm, &c);
 
     if (err != MPI_SUCCESS) {
         return err;
@@ -90,7 +92,16 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MP
         err = alltoall_side(func, "recv", c, recvcount, recvtype, recvcounts, rdispls, rbdispls,
                             recvtypes, &r);
     }
-    if (err == MPI_SUCCESS) {
+    if (err == MPI_SUCCESS && request != NULL) {
+        struct comm_coll_sched *sched = comm_coll_sched_new(c);
+
+        err = comm_api_start_schedule(
+            func, c, sched,
+            sched ? comm_coll_ialltoall(sched, in_place ? NULL : sendbuf, sendcount,
+                                        in_place ? NULL : s.dts[0], recvbuf, recvcount, r.dts[0])
+                  : 0,
+            request);
+    } else if (err == MPI_SUCCESS) {
         a = comm_coll_select(
             COMM_COLL_ALLTOALL,
             &(struct comm_coll_call){.comm = c,
@@ -112,7 +123,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return alltoall_run("MPI_Alltoall", sendbuf, sendcount, sendtype, NULL, NULL, NULL, NULL,
-                        recvbuf, recvcount, recvtype, NULL, NULL, NULL, NULL, comm);
+                        recvbuf, recvcount, recvtype, NULL, NULL, NULL, NULL, comm, NULL);
 }
 COMM_API_ALIAS(MPI_Alltoall);
 
@@ -126,7 +137,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                               recvcounts == NULL ? "recvcounts" : "sendcounts");
     }
     return alltoall_run("MPI_Alltoallv", sendbuf, 0, sendtype, sendcounts, sdispls, NULL, NULL,
-                        recvbuf, 0, recvtype, recvcounts, rdispls, NULL, NULL, comm);
+                        recvbuf, 0, recvtype, recvcounts, rdispls, NULL, NULL, comm, NULL);
 }
 COMM_API_ALIAS(MPI_Alltoallv);
 
@@ -158,9 +169,21 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     }
     err = alltoall_run("MPI_Alltoallw", sendbuf, 0, MPI_DATATYPE_NULL, sendcounts, NULL, sb,
                        sendtypes, recvbuf, 0, MPI_DATATYPE_NULL, recvcounts, NULL, rb, recvtypes,
-                       comm);
+                       comm, NULL);
     free(sb);
     free(rb);
     return err;
 }
 COMM_API_ALIAS(MPI_Alltoallw);
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    if (request == NULL) {
+        return comm_api_error(comm_communicator_lookup(comm), MPI_ERR_ARG,
+                              "MPI_Ialltoall: request is NULL");
+    }
+    return alltoall_run("MPI_Ialltoall", sendbuf, sendcount, sendtype, NULL, NULL, NULL, NULL,
+                        recvbuf, recvcount, recvtype, NULL, NULL, NULL, NULL, comm, request);
+}
+COMM_API_ALIAS(MPI_Ialltoall);

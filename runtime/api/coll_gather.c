@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "coll/coll.h"
+#include "coll/nbc/nbc.h"
 #include "runtime/api/api.h"
 #include "runtime/datatype.h"
 
@@ -71,13 +72,13 @@ static size_t gather_bytes(const struct comm_communicator *comm, int root, int c
 static int gather_run(const char *func, bool plain, const void *sendbuf, int sendcount,
                       MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
                       const int *displs, int recvcount, MPI_Datatype recvtype, int root,
-                      MPI_Comm comm)
+                      MPI_Comm comm, MPI_Request *request)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *sdt = NULL, *rdt = NULL;
     int *counts = NULL, *disps = NULL;
-    int err = comm_api_enter_comm(func, comm, &c);
+    int err = comm_api_enter_intracomm(func, comm, &c);
 
     if (err != MPI_SUCCESS) {
         return err;
@@ -107,6 +108,19 @@ static int gather_run(const char *func, bool plain, const void *sendbuf, int sen
     if (err != MPI_SUCCESS) {
         return err;
     }
+    if (request != NULL) {
+        struct comm_coll_sched *s = comm_coll_sched_new(c);
+
+        if (c->rank == root) {
+            gather_free_blocks(NULL, counts, disps);
+        }
+        return comm_api_start_schedule(
+            func, c, s,
+            s ? comm_coll_igather(s, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt,
+                                  recvbuf, recvcount, rdt, root)
+              : 0,
+            request);
+    }
     a = comm_coll_select(
         COMM_COLL_GATHER,
         &(struct comm_coll_call){
@@ -128,7 +142,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     return gather_run("MPI_Gather", true, sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
-                      recvcount, recvtype, root, comm);
+                      recvcount, recvtype, root, comm, NULL);
 }
 COMM_API_ALIAS(MPI_Gather);
 
@@ -142,19 +156,20 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
         return comm_api_error(c, MPI_ERR_ARG, "MPI_Gatherv: recvcounts is NULL");
     }
     return gather_run("MPI_Gatherv", false, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                      displs, 0, recvtype, root, comm);
+                      displs, 0, recvtype, root, comm, NULL);
 }
 COMM_API_ALIAS(MPI_Gatherv);
 
 static int scatter_run(const char *func, bool plain, const void *sendbuf, const int *sendcounts,
                        const int *displs, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                       MPI_Request *request)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *sdt = NULL, *rdt = NULL;
     int *counts = NULL, *disps = NULL;
-    int err = comm_api_enter_comm(func, comm, &c);
+    int err = comm_api_enter_intracomm(func, comm, &c);
 
     if (err != MPI_SUCCESS) {
         return err;
@@ -181,6 +196,19 @@ static int scatter_run(const char *func, bool plain, const void *sendbuf, const 
     if (err != MPI_SUCCESS) {
         return err;
     }
+    if (request != NULL) {
+        struct comm_coll_sched *s = comm_coll_sched_new(c);
+
+        if (c->rank == root) {
+            gather_free_blocks(NULL, counts, disps);
+        }
+        return comm_api_start_schedule(
+            func, c, s,
+            s ? comm_coll_iscatter(s, sendbuf, sendcount, sdt,
+                                   recvbuf == MPI_IN_PLACE ? NULL : recvbuf, recvcount, rdt, root)
+              : 0,
+            request);
+    }
     a = comm_coll_select(
         COMM_COLL_SCATTER,
         &(struct comm_coll_call){
@@ -202,7 +230,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     return scatter_run("MPI_Scatter", true, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf,
-                       recvcount, recvtype, root, comm);
+                       recvcount, recvtype, root, comm, NULL);
 }
 COMM_API_ALIAS(MPI_Scatter);
 
@@ -216,19 +244,20 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
         return comm_api_error(c, MPI_ERR_ARG, "MPI_Scatterv: sendcounts is NULL");
     }
     return scatter_run("MPI_Scatterv", false, sendbuf, sendcounts, displs, 0, sendtype, recvbuf,
-                       recvcount, recvtype, root, comm);
+                       recvcount, recvtype, root, comm, NULL);
 }
 COMM_API_ALIAS(MPI_Scatterv);
 
 static int allgather_run(const char *func, bool plain, const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
-                         const int *displs, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+                         const int *displs, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Request *request)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *sdt = NULL, *rdt = NULL;
     int *counts = NULL, *disps = NULL;
-    int err = comm_api_enter_comm(func, comm, &c);
+    int err = comm_api_enter_intracomm(func, comm, &c);
 
     if (err != MPI_SUCCESS) {
         return err;
@@ -244,6 +273,17 @@ static int allgather_run(const char *func, bool plain, const void *sendbuf, int 
     }
     if (err != MPI_SUCCESS) {
         return err;
+    }
+    if (request != NULL) {
+        struct comm_coll_sched *s = comm_coll_sched_new(c);
+
+        gather_free_blocks(recvcounts, counts, disps);
+        return comm_api_start_schedule(
+            func, c, s,
+            s ? comm_coll_iallgather(s, sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt,
+                                     recvbuf, recvcount, rdt)
+              : 0,
+            request);
     }
     a = comm_coll_select(
         COMM_COLL_ALLGATHER,
@@ -262,7 +302,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return allgather_run("MPI_Allgather", true, sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
-                         recvcount, recvtype, comm);
+                         recvcount, recvtype, comm, NULL);
 }
 COMM_API_ALIAS(MPI_Allgather);
 
@@ -275,6 +315,44 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                               "MPI_Allgatherv: recvcounts is NULL");
     }
     return allgather_run("MPI_Allgatherv", false, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                         displs, 0, recvtype, comm);
+                         displs, 0, recvtype, comm, NULL);
 }
 COMM_API_ALIAS(MPI_Allgatherv);
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    if (request == NULL) {
+        return comm_api_error(comm_communicator_lookup(comm), MPI_ERR_ARG,
+                              "MPI_Igather: request is NULL");
+    }
+    return gather_run("MPI_Igather", true, sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
+                      recvcount, recvtype, root, comm, request);
+}
+COMM_API_ALIAS(MPI_Igather);
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    if (request == NULL) {
+        return comm_api_error(comm_communicator_lookup(comm), MPI_ERR_ARG,
+                              "MPI_Iscatter: request is NULL");
+    }
+    return scatter_run("MPI_Iscatter", true, sendbuf, NULL, NULL, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, root, comm, request);
+}
+COMM_API_ALIAS(MPI_Iscatter);
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    if (request == NULL) {
+        return comm_api_error(comm_communicator_lookup(comm), MPI_ERR_ARG,
+                              "MPI_Iallgather: request is NULL");
+    }
+    return allgather_run("MPI_Iallgather", true, sendbuf, sendcount, sendtype, recvbuf, NULL, NULL,
+                         recvcount, recvtype, comm, request);
+}
+COMM_API_ALIAS(MPI_Iallgather);

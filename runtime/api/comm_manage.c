@@ -18,9 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Agrees on a context for a communicator made from PARENT. */
-static int manage_agree_context(const char *func, struct comm_communicator *parent,
-                                uint32_t *context_out)
+int comm_api_agree_context(const char *func, struct comm_communicator *parent,
+                           uint32_t *context_out)
 {
     unsigned next = comm_communicator_next_context(), agreed = 0;
     int err = PMPI_Allreduce(&next, &agreed, 1, MPI_UNSIGNED, MPI_MAX, parent->handle);
@@ -36,7 +35,6 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     struct comm_communicator *c, *n;
     uint32_t context;
-    long *ranks;
     int err = comm_api_enter_comm("MPI_Comm_dup", comm, &c);
 
     if (err != MPI_SUCCESS) {
@@ -45,24 +43,52 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (newcomm == NULL) {
         return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_dup: newcomm is NULL");
     }
-    err = manage_agree_context("MPI_Comm_dup", c, &context);
+    if (c->inter) {
+        err = comm_api_inter_dup("MPI_Comm_dup", c, &n);
+    } else {
+        err = comm_api_agree_context("MPI_Comm_dup", c, &context);
+        if (err == MPI_SUCCESS) {
+            err = comm_api_make_comm("MPI_Comm_dup", c, context, &n);
+        }
+    }
     if (err != MPI_SUCCESS) {
         return err;
     }
-    ranks = malloc((size_t)c->size * sizeof(*ranks));
-    if (ranks == NULL) {
-        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_dup: out of memory");
-    }
-    for (int r = 0; r < c->size; r++) {
-        ranks[r] = comm_communicator_world_rank(c, r);
-    }
-    err = comm_communicator_create(ranks, c->size, c->rank, context, c->errhandler, &n);
-    free(ranks);
-    if (err < 0) {
-        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_dup: out of memory");
+    err = comm_api_attr_copy("MPI_Comm_dup", c, n);
+    if (err != MPI_SUCCESS) {
+        comm_api_attr_delete_all("MPI_Comm_dup", n);
+        comm_communicator_free(n);
+        return err;
     }
     *newcomm = n->handle;
     return MPI_SUCCESS;
+}
+
+int comm_api_make_comm(const char *func, struct comm_communicator *c, uint32_t context,
+                       struct comm_communicator **comm_out)
+{
+    long *ranks = comm_api_local_ranks(c);
+    int err;
+
+    if (ranks == NULL) {
+        return comm_api_error(c, MPI_ERR_NO_MEM, "%s: out of memory", func);
+    }
+    err = comm_communicator_create(ranks, c->size, c->rank, context, c->errhandler, comm_out);
+    free(ranks);
+    if (err < 0) {
+        return comm_api_error(c, MPI_ERR_NO_MEM, "%s: out of memory", func);
+    }
+    return MPI_SUCCESS;
+}
+
+long *comm_api_local_ranks(const struct comm_communicator *c)
+{
+    long *ranks = malloc((size_t)c->size * sizeof(*ranks));
+
+    for (int r = 0; r < c->size && ranks != NULL; r++) {
+        ranks[r] = comm_communicator_world_rank(c, r);
+    }
+    return ranks;
 }
 COMM_API_ALIAS(MPI_Comm_dup);
 
@@ -83,7 +109,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     uint32_t context;
     int *pairs = NULL, *members = NULL, nmembers = 0, me = -1;
     long *ranks = NULL;
-    int err = comm_api_enter_comm("MPI_Comm_split", comm, &c);
+    int err = comm_api_enter_intracomm("MPI_Comm_split", comm, &c);
 
     if (err != MPI_SUCCESS) {
         return err;
@@ -92,8 +118,10 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_split: newcomm is NULL");
     }
     if (color < 0 && color != MPI_UNDEFINED) {
-        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_split: invalid color %d (colors are "
-                              "non-negative, or MPI_UNDEFINED)", color);
+        return comm_api_error(c, MPI_ERR_ARG,
+                              "MPI_Comm_split: invalid color %d (colors are "
+                              "non-negative, or MPI_UNDEFINED)",
+                              color);
     }
     /* Everyone learns every (color, key): each rank fills its slot, a sum fills the rest. */
     pairs = calloc((size_t)c->size * 2, sizeof(*pairs));
@@ -107,7 +135,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     pairs[2 * c->rank + 1] = key;
     err = PMPI_Allreduce(MPI_IN_PLACE, pairs, c->size * 2, MPI_INT, MPI_SUM, comm);
     if (err == MPI_SUCCESS) {
-        err = manage_agree_context("MPI_Comm_split", c, &context);
+        err = comm_api_agree_context("MPI_Comm_split", c, &context);
     }
     if (err != MPI_SUCCESS) {
         goto out_free;
@@ -159,16 +187,47 @@ int PMPI_Comm_free(MPI_Comm *comm)
     if (c->predefined) {
         return comm_api_error(c, MPI_ERR_COMM, "MPI_Comm_free: %s cannot be freed", c->name);
     }
+    err = comm_api_attr_delete_all("MPI_Comm_free", c);
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
     comm_communicator_free(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_free);
 
+/* MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL for two lists of world ranks. */
+static int manage_compare_ranks(const long *a, int na, const long *b, int nb)
+{
+    bool same_order = true;
+
+    if (na != nb) {
+        return MPI_UNEQUAL;
+    }
+    for (int r = 0; r < na; r++) {
+        same_order = same_order && a[r] == b[r];
+    }
+    if (same_order) {
+        return MPI_CONGRUENT;
+    }
+    for (int r = 0; r < na; r++) {
+        bool found = false;
+
+        for (int s = 0; s < nb && !found; s++) {
+            found = a[r] == b[s];
+        }
+        if (!found) {
+            return MPI_UNEQUAL;
+        }
+    }
+    return MPI_SIMILAR;
+}
+
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
     struct comm_communicator *a, *b;
-    bool same_order = true;
+    long *ra, *rb;
     int err = comm_api_enter_comm("MPI_Comm_compare", comm1, &a);
 
     if (err == MPI_SUCCESS) {
@@ -184,30 +243,27 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
-    if (a->size != b->size) {
+    if (a->inter != b->inter) {
         *result = MPI_UNEQUAL;
         return MPI_SUCCESS;
     }
-    for (int r = 0; r < a->size; r++) {
-        if (comm_communicator_world_rank(a, r) != comm_communicator_world_rank(b, r)) {
-            same_order = false;
-        }
+    ra = comm_api_local_ranks(a);
+    rb = comm_api_local_ranks(b);
+    if (ra == NULL || rb == NULL) {
+        free(ra);
+        free(rb);
+        return comm_api_error(a, MPI_ERR_NO_MEM, "MPI_Comm_compare: out of memory");
     }
-    if (same_order) {
-        *result = MPI_CONGRUENT;
-        return MPI_SUCCESS;
-    }
-    *result = MPI_SIMILAR;
-    for (int r = 0; r < a->size && *result == MPI_SIMILAR; r++) {
-        bool found = false;
+    *result = manage_compare_ranks(ra, a->size, rb, b->size);
+    if (a->inter) {
+        /* Both groups count: the weaker of the two answers. */
+        int remote = manage_compare_ranks(a->remote_world_ranks, a->remote_size,
+                                          b->remote_world_ranks, b->remote_size);
 
-        for (int s = 0; s < b->size && !found; s++) {
-            found = comm_communicator_world_rank(a, r) == comm_communicator_world_rank(b, s);
-        }
-        if (!found) {
-            *result = MPI_UNEQUAL;
-        }
+        *result = remote > *result ? remote : *result;
     }
+    free(ra);
+    free(rb);
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_compare);
@@ -256,16 +312,15 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     if (flag == NULL) {
         return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_test_inter: flag is NULL");
     }
-    *flag = 0; /* intercommunicators do not exist yet */
+    *flag = c->inter;
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_test_inter);
 
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
-                         MPI_Comm *newcomm)
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     struct comm_communicator *c;
-    int err = comm_api_enter_comm("MPI_Comm_split_type", comm, &c);
+    int err = comm_api_enter_intracomm("MPI_Comm_split_type", comm, &c);
 
     if (err != MPI_SUCCESS) {
         return err;
@@ -274,14 +329,15 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
         return comm_api_error(c, MPI_ERR_INFO, "MPI_Comm_split_type: invalid info handle");
     }
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
-        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_split_type: invalid split_type %d "
-                              "(expected MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)", split_type);
+        return comm_api_error(c, MPI_ERR_ARG,
+                              "MPI_Comm_split_type: invalid split_type %d "
+                              "(expected MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)",
+                              split_type);
     }
     /* Ranks that can share memory are the ranks of one host. */
-    return PMPI_Comm_split(comm,
-                           split_type == MPI_UNDEFINED ? MPI_UNDEFINED
-                                                       : (int)comm_runtime_job()->node_id,
-                           key, newcomm);
+    return PMPI_Comm_split(
+        comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : (int)comm_runtime_job()->node_id, key,
+        newcomm);
 }
 COMM_API_ALIAS(MPI_Comm_split_type);
 

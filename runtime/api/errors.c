@@ -187,6 +187,17 @@ int comm_api_enter_comm(const char *func, MPI_Comm comm, struct comm_communicato
     return MPI_SUCCESS;
 }
 
+int comm_api_enter_intracomm(const char *func, MPI_Comm comm, struct comm_communicator **comm_out)
+{
+    int err = comm_api_enter_comm(func, comm, comm_out);
+
+    if (err == MPI_SUCCESS && (*comm_out)->inter) {
+        return comm_api_error(*comm_out, MPI_ERR_COMM, "%s: not available on an intercommunicator",
+                              func);
+    }
+    return err;
+}
+
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
     int cls;
@@ -238,8 +249,10 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     }
     eh = comm_errhandler_lookup(errhandler);
     if (eh == NULL) {
-        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler: invalid error handler "
-                              "%#lx", (unsigned long)(uintptr_t)errhandler);
+        return comm_api_error(c, MPI_ERR_ARG,
+                              "MPI_Comm_set_errhandler: invalid error handler "
+                              "%#lx",
+                              (unsigned long)(uintptr_t)errhandler);
     }
     comm_errhandler_retain(eh);
     comm_errhandler_release(c->errhandler);
@@ -296,8 +309,10 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     if (err != MPI_SUCCESS) {
         return err;
     }
-    comm_api_error(c, errorcode, "MPI_Comm_call_errhandler: error code %d raised by the "
-                   "application", errorcode);
+    comm_api_error(c, errorcode,
+                   "MPI_Comm_call_errhandler: error code %d raised by the "
+                   "application",
+                   errorcode);
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_call_errhandler);

@@ -26,7 +26,8 @@ static int init_common(const char *func, int required, int *provided)
     if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE) {
         return comm_api_error(NULL, MPI_ERR_ARG,
                               "%s: invalid thread level %d (expected MPI_THREAD_SINGLE, "
-                              "_FUNNELED, _SERIALIZED or _MULTIPLE)", func, required);
+                              "_FUNNELED, _SERIALIZED or _MULTIPLE)",
+                              func, required);
     }
     level = required < init_max_thread_level ? required : init_max_thread_level;
     rc = comm_runtime_init(comm_settings_tables, comm_settings_ntables, level);
@@ -65,6 +66,12 @@ int PMPI_Finalize(void)
     int err = comm_api_check_running("MPI_Finalize");
     int rc;
 
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    /* MPI_COMM_SELF's attributes go first, as if it were freed (the standard's hook for
+     * libraries that must clean up before the end). */
+    err = comm_api_attr_delete_all("MPI_Finalize", comm_communicator_lookup(MPI_COMM_SELF));
     if (err != MPI_SUCCESS) {
         return err;
     }

@@ -720,6 +720,78 @@ COMM_MPI_API int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultl
 COMM_MPI_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 COMM_MPI_API int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
+/* Communicators from groups, the nonblocking duplicate, intercommunicators, attributes. */
+COMM_MPI_API int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+COMM_MPI_API int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+COMM_MPI_API int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                      int remote_leader, int tag, MPI_Comm *newintercomm);
+COMM_MPI_API int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                                       int remote_leader, int tag, MPI_Comm *newintercomm);
+COMM_MPI_API int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+COMM_MPI_API int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+COMM_MPI_API int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+COMM_MPI_API int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
+COMM_MPI_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+COMM_MPI_API int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+COMM_MPI_API int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                        MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                        int *comm_keyval, void *extra_state);
+COMM_MPI_API int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                         MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                         int *comm_keyval, void *extra_state);
+COMM_MPI_API int MPI_Comm_free_keyval(int *comm_keyval);
+COMM_MPI_API int PMPI_Comm_free_keyval(int *comm_keyval);
+COMM_MPI_API int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+COMM_MPI_API int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+COMM_MPI_API int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+COMM_MPI_API int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+
+/* Nonblocking collectives. */
+COMM_MPI_API int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                            MPI_Request *request);
+COMM_MPI_API int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
+                             MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, int root, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                              MPI_Op op, int root, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *request);
+COMM_MPI_API int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request);
+COMM_MPI_API int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                               MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request);
+COMM_MPI_API int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Request *request);
+COMM_MPI_API int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Request *request);
+COMM_MPI_API int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request);
+
 /* Gathers and scatters. */
 COMM_MPI_API int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,

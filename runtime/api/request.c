@@ -258,8 +258,8 @@ static int request_find_complete(int count, MPI_Request array[], bool *all_idle)
     return -1;
 }
 
-static int request_any(const char *func, int count, MPI_Request array[], int *index,
-                       int *flag, MPI_Status *status, bool wait)
+static int request_any(const char *func, int count, MPI_Request array[], int *index, int *flag,
+                       MPI_Status *status, bool wait)
 {
     bool all_idle;
     int i, err = request_check_array(func, count, array);
@@ -388,7 +388,8 @@ int PMPI_Request_free(MPI_Request *request)
     }
     req = request ? comm_request_lookup(*request) : NULL;
     if (req == NULL) {
-        return comm_api_error(NULL, MPI_ERR_REQUEST, "MPI_Request_free: the request is "
+        return comm_api_error(NULL, MPI_ERR_REQUEST,
+                              "MPI_Request_free: the request is "
                               "MPI_REQUEST_NULL");
     }
     if (req->complete || request_is_idle(req)) {
@@ -440,8 +441,14 @@ int PMPI_Cancel(MPI_Request *request)
     }
     req = request ? comm_request_lookup(*request) : NULL;
     if (req == NULL) {
-        return comm_api_error(NULL, MPI_ERR_REQUEST, "MPI_Cancel: the request is "
+        return comm_api_error(NULL, MPI_ERR_REQUEST,
+                              "MPI_Cancel: the request is "
                               "MPI_REQUEST_NULL");
+    }
+    if (req->kind == COMM_REQUEST_COLL) {
+        return comm_api_error(req->comm, MPI_ERR_REQUEST,
+                              "MPI_Cancel: the request is a "
+                              "nonblocking collective's, which cannot be cancelled");
     }
     if (!request_is_idle(req)) {
         comm_p2p_cancel(req);

@@ -476,6 +476,62 @@ static void test_alloc_mem(void)
     CHECK_MPI(MPI_Free_mem(z));
 }
 
+/* Two MPI_Comm_idup outstanding at once on overlapping communicators, while a blocking split
+ * of world and point-to-point traffic happen before they are waited for (an idup must not wait
+ * for the others to arrive): the four communicators must each get a context of their own, so a
+ * message sent on each with the same tag arrives only on that one. */
+static void test_idup_overlap(void)
+{
+    MPI_Comm half, dup_world, dup_half, pairs, comms[4];
+    MPI_Request reqs[2];
+    int token = -1, names[4] = {100, 200, 300, 400};
+
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half));
+    CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &dup_world, &reqs[0]));
+    CHECK_MPI(MPI_Comm_idup(half, &dup_half, &reqs[1]));
+    /* Rank 1 waits for rank 0's message before it even reaches the split. */
+    if (size > 1 && rank == 0) {
+        token = 77;
+        CHECK_MPI(MPI_Send(&token, 1, MPI_INT, 1, TAG_X, MPI_COMM_WORLD));
+    } else if (size > 1 && rank == 1) {
+        CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, TAG_X, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK(token == 77);
+    }
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank / 2, -rank, &pairs));
+    CHECK_MPI(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE));
+    comms[0] = dup_world;
+    comms[1] = dup_half;
+    comms[2] = pairs;
+    comms[3] = half;
+    /* On every communicator at once: a ring message with the same tag, naming its communicator. */
+    for (int pass = 0; pass < 3; pass++) {
+        MPI_Request rr[4], sr[4];
+        int got[4], sent[4];
+
+        for (int i = 0; i < 4; i++) {
+            int me, n;
+
+            MPI_Comm_rank(comms[i], &me);
+            MPI_Comm_size(comms[i], &n);
+            sent[i] = names[i] + pass;
+            CHECK_MPI(MPI_Irecv(&got[i], 1, MPI_INT, (me + n - 1) % n, TAG_RING, comms[i], &rr[i]));
+            CHECK_MPI(MPI_Isend(&sent[i], 1, MPI_INT, (me + 1) % n, TAG_RING, comms[i], &sr[i]));
+        }
+        CHECK_MPI(MPI_Waitall(4, sr, MPI_STATUSES_IGNORE));
+        CHECK_MPI(MPI_Waitall(4, rr, MPI_STATUSES_IGNORE));
+        for (int i = 0; i < 4; i++) {
+            if (got[i] != names[i] + pass) {
+                fail(__LINE__, "communicator %d received %d, expected %d", i, got[i],
+                     names[i] + pass);
+            }
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        CHECK_MPI(MPI_Barrier(comms[i]));
+        CHECK_MPI(MPI_Comm_free(&comms[i]));
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -483,6 +539,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     test_dup();
+    test_idup_overlap();
     test_split();
     test_split_type();
     test_create();
