@@ -48,7 +48,7 @@ static int alltoall_side(const char *func, const char *what, struct comm_communi
         ((types == NULL && displs == NULL) || (types != NULL && bdispls == NULL))) {
         return comm_api_error(comm, MPI_ERR_ARG, "%s: %sdispls is NULL", func, what);
     }
-    for (int r = 0; r < size && err == MPI_SUCCESS; r++) {
+    for (int r = 0; r < size; r++) {
         int c = counts != NULL ? counts[r] : count;
 
         if (c < 0) {
@@ -56,6 +56,9 @@ static int alltoall_side(const char *func, const char *what, struct comm_communi
                                   what, c, r);
         }
         err = comm_api_check_datatype(func, comm, types != NULL ? types[r] : type, &side->dts[r]);
+        if (err != MPI_SUCCESS) {
+            break;
+        }
         side->counts[r] = c;
         if (counts == NULL) {
             side->displs[r] = (MPI_Aint)r * count * side->dts[r]->extent;
