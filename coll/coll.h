@@ -146,8 +146,12 @@ struct comm_coll_call {
 const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
                                                    const struct comm_coll_call *call);
 
-/* The name of an algorithm of FAMILY, for comm-info; NULL past the last. */
-const char *comm_coll_algorithm_name(enum comm_coll_family family, size_t index);
+/* For comm-info: the operation's name ("allreduce"), its INDEXth algorithm (NULL past the
+ * last), and what its restrictions mean in words ("" when it has none). */
+const char *comm_coll_family_name(enum comm_coll_family family);
+const struct comm_coll_algorithm *comm_coll_algorithm_at(enum comm_coll_family family,
+                                                         size_t index);
+const char *comm_coll_restrictions_text(unsigned restrictions, char *buf, size_t len);
 
 /* ---- what algorithms use (coll/coll_p2p.c) ------------------------------------------ */
 

@@ -249,9 +249,36 @@ const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
     return chosen;
 }
 
-const char *comm_coll_algorithm_name(enum comm_coll_family family, size_t index)
+const char *comm_coll_family_name(enum comm_coll_family family)
+{
+    return coll_families[family].op;
+}
+
+const struct comm_coll_algorithm *comm_coll_algorithm_at(enum comm_coll_family family, size_t index)
 {
     const struct coll_family *f = &coll_families[family];
 
-    return index < *f->nalgorithms ? f->algorithms[index].name : NULL;
+    return index < *f->nalgorithms ? &f->algorithms[index] : NULL;
+}
+
+const char *comm_coll_restrictions_text(unsigned restrictions, char *buf, size_t len)
+{
+    static const struct {
+        unsigned flag;
+        const char *text;
+    } words[] = {
+        {COMM_COLL_COMMUTATIVE_ONLY, "commutative operations"},
+        {COMM_COLL_POW2_ONLY, "power-of-two sizes"},
+        {COMM_COLL_UNIFORM_ONLY, "plain (non-v) calls"},
+    };
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]) && used < len; i++) {
+        if (restrictions & words[i].flag) {
+            used +=
+                (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", words[i].text);
+        }
+    }
+    return buf;
 }

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "btl/ofi/btl_ofi.h"
+#include "coll/coll.h"
 #include "launcher/comm_run.h"
 #include "pmix-glue/pmix_client.h"
 #include "runtime/api/api.h"
@@ -46,8 +47,8 @@ static const char *const info_type[] = {
 
 static bool info_parsable = false;
 
-static void info_fact(const char *section, const char *name, const char *field,
-                      const char *value, const char *human)
+static void info_fact(const char *section, const char *name, const char *field, const char *value,
+                      const char *human)
 {
     if (info_parsable) {
         printf("%s:%s:%s:%s\n", section, name, field, value);
@@ -83,8 +84,7 @@ static void info_versions(void)
     info_fact("dependency", "libfabric", "version", ofi, "libfabric");
     info_fact("dependency", "hwloc", "built", COMM_HWLOC_BUILD_VERSION, "hwloc (built with)");
     info_fact("dependency", "hwloc", "version", hw, "hwloc");
-    info_fact("dependency", "libevent", "built", COMM_EVENT_BUILD_VERSION,
-              "libevent (built with)");
+    info_fact("dependency", "libevent", "built", COMM_EVENT_BUILD_VERSION, "libevent (built with)");
     info_fact("dependency", "libevent", "version", event_get_version(), "libevent");
 }
 
@@ -172,12 +172,40 @@ static void info_providers(void)
     }
 }
 
+static void info_collectives(void)
+{
+    if (!info_parsable) {
+        printf(
+            "\nCollective algorithms (COMM_COLL_<OP>=<name> forces one; auto chooses by size):\n");
+    }
+    for (int f = 0; f < COMM_COLL_NFAMILIES; f++) {
+        const struct comm_coll_algorithm *a;
+        char line[256], only[128];
+        size_t used = 0;
+
+        for (size_t i = 0; (a = comm_coll_algorithm_at(f, i)) != NULL; i++) {
+            comm_coll_restrictions_text(a->restrictions, only, sizeof(only));
+            if (info_parsable) {
+                printf("coll:%s:algorithm:%s%s%s\n", comm_coll_family_name(f), a->name,
+                       only[0] ? ":" : "", only);
+            } else if (used < sizeof(line)) {
+                used +=
+                    (size_t)snprintf(line + used, sizeof(line) - used, "%s%s%s%s%s", i ? ", " : "",
+                                     a->name, only[0] ? " (" : "", only, only[0] ? " only)" : "");
+            }
+        }
+        if (!info_parsable) {
+            printf("  %-15s %s\n", comm_coll_family_name(f), line);
+        }
+    }
+}
+
 static void info_host(void)
 {
     hwloc_topology_t topo;
     char n[4][32];
-    static const hwloc_obj_type_t types[4] = {HWLOC_OBJ_PACKAGE, HWLOC_OBJ_NUMANODE,
-                                              HWLOC_OBJ_CORE, HWLOC_OBJ_PU};
+    static const hwloc_obj_type_t types[4] = {HWLOC_OBJ_PACKAGE, HWLOC_OBJ_NUMANODE, HWLOC_OBJ_CORE,
+                                              HWLOC_OBJ_PU};
     static const char *const names[4] = {"packages", "numa_nodes", "cores", "pus"};
     static const char *const human[4] = {"packages", "NUMA nodes", "cores", "hardware threads"};
 
@@ -215,6 +243,7 @@ int main(int argc, char **argv)
     }
     info_versions();
     info_settings();
+    info_collectives();
     info_providers();
     info_host();
     return 0;
