@@ -37,6 +37,7 @@ enum {
     COMM_COLL_COMMUTATIVE_ONLY = 1 << 0, /* reductions: the op must be commutative */
     COMM_COLL_POW2_ONLY = 1 << 1,        /* the communicator size must be a power of two */
     COMM_COLL_UNIFORM_ONLY = 1 << 2,     /* plain forms only (equal blocks, one type) */
+    COMM_COLL_HOST_LOCAL_ONLY = 1 << 3,  /* every member on this host (comm->host_local) */
 };
 
 typedef int (*comm_coll_barrier_fn)(struct comm_communicator *comm);

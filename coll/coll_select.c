@@ -218,6 +218,9 @@ static const char *coll_refusal(const struct comm_coll_algorithm *a,
     if ((a->restrictions & COMM_COLL_POW2_ONLY) && (size & (size - 1)) != 0) {
         return "it needs a power-of-two communicator size";
     }
+    if ((a->restrictions & COMM_COLL_HOST_LOCAL_ONLY) && !call->comm->host_local) {
+        return "it needs every member on this host";
+    }
     return NULL;
 }
 
@@ -270,6 +273,7 @@ const char *comm_coll_restrictions_text(unsigned restrictions, char *buf, size_t
         {COMM_COLL_COMMUTATIVE_ONLY, "commutative operations"},
         {COMM_COLL_POW2_ONLY, "power-of-two sizes"},
         {COMM_COLL_UNIFORM_ONLY, "plain (non-v) calls"},
+        {COMM_COLL_HOST_LOCAL_ONLY, "communicators within one host"},
     };
     size_t used = 0;
 
