@@ -10,6 +10,12 @@
 const struct comm_coll_algorithm comm_coll_allreduce_algorithms[] = {
     {.name = "recursive_doubling", .fn.allreduce = comm_coll_allreduce_recursive_doubling},
     {.name = "reduce_bcast", .fn.allreduce = comm_coll_allreduce_reduce_bcast},
+    {.name = "rabenseifner",
+     .restrictions = COMM_COLL_COMMUTATIVE_ONLY,
+     .fn.allreduce = comm_coll_allreduce_rabenseifner},
+    {.name = "ring",
+     .restrictions = COMM_COLL_COMMUTATIVE_ONLY,
+     .fn.allreduce = comm_coll_allreduce_ring},
 };
 
 const size_t comm_coll_allreduce_nalgorithms =

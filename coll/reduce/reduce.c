@@ -9,6 +9,9 @@
 
 const struct comm_coll_algorithm comm_coll_reduce_algorithms[] = {
     {.name = "binomial", .fn.reduce = comm_coll_reduce_binomial},
+    {.name = "reduce_scatter_gather",
+     .restrictions = COMM_COLL_COMMUTATIVE_ONLY,
+     .fn.reduce = comm_coll_reduce_reduce_scatter_gather},
 };
 
 const size_t comm_coll_reduce_nalgorithms =

@@ -9,6 +9,12 @@
 
 const struct comm_coll_algorithm comm_coll_reduce_scatter_algorithms[] = {
     {.name = "reduce_scatterv", .fn.reduce_scatter = comm_coll_reduce_scatter_reduce_scatterv},
+    {.name = "recursive_halving",
+     .restrictions = COMM_COLL_COMMUTATIVE_ONLY,
+     .fn.reduce_scatter = comm_coll_reduce_scatter_recursive_halving},
+    {.name = "ring",
+     .restrictions = COMM_COLL_COMMUTATIVE_ONLY,
+     .fn.reduce_scatter = comm_coll_reduce_scatter_ring},
 };
 
 const size_t comm_coll_reduce_scatter_nalgorithms =
