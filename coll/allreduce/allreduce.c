@@ -1,22 +1,64 @@
 /*
- * allreduce.c - the registry of allreduce algorithms.
+ * allreduce.c - the registry of allreduce algorithms, and the choice among them.
  *
  * Layer: coll.
  */
 #include "config.h"
 
 #include "coll/allreduce/allreduce.h"
+#include "runtime/communicator.h"
+#include "runtime/op.h"
+
+/* Indexes into the table. */
+enum {
+    ALLREDUCE_RECURSIVE_DOUBLING,
+    ALLREDUCE_REDUCE_BCAST,
+    ALLREDUCE_RABENSEIFNER,
+    ALLREDUCE_RING,
+};
 
 const struct comm_coll_algorithm comm_coll_allreduce_algorithms[] = {
-    {.name = "recursive_doubling", .fn.allreduce = comm_coll_allreduce_recursive_doubling},
-    {.name = "reduce_bcast", .fn.allreduce = comm_coll_allreduce_reduce_bcast},
+    [ALLREDUCE_RECURSIVE_DOUBLING] = {.name = "recursive_doubling",
+                                      .fn.allreduce = comm_coll_allreduce_recursive_doubling},
+    [ALLREDUCE_REDUCE_BCAST] = {.name = "reduce_bcast",
+                                .fn.allreduce = comm_coll_allreduce_reduce_bcast},
+    [ALLREDUCE_RABENSEIFNER] = {.name = "rabenseifner",
+                                .restrictions = COMM_COLL_COMMUTATIVE_ONLY,
+                                .fn.allreduce = comm_coll_allreduce_rabenseifner},
+    [ALLREDUCE_RING] = {.name = "ring",
+                        .restrictions = COMM_COLL_COMMUTATIVE_ONLY,
+                        .fn.allreduce = comm_coll_allreduce_ring},
 };
 
 const size_t comm_coll_allreduce_nalgorithms =
     sizeof(comm_coll_allreduce_algorithms) / sizeof(comm_coll_allreduce_algorithms[0]);
 
+/*
+ * Vector sizes (bytes) where the choice changes, from the OSU-style benchmark at 2 to 8 ranks
+ * on one host: below LONG, recursive doubling's log2 p whole-vector exchanges cost less than
+ * Rabenseifner's twice as many half-as-large ones; a non-power-of-two size pays two more
+ * whole-vector moves for the fold, so Rabenseifner wins there only from LONG_FOLDED, and the
+ * ring, which needs no fold but 2 (p-1) steps, from RING_LONG.
+ */
+enum {
+    ALLREDUCE_LONG = 32 << 10,
+    ALLREDUCE_LONG_FOLDED = 128 << 10,
+    ALLREDUCE_RING_LONG = 2 << 20,
+};
+
 size_t comm_coll_allreduce_choose(const struct comm_coll_call *call)
 {
-    (void)call;
-    return 0;
+    int size = call->comm->size;
+
+    /* Only recursive doubling keeps rank order among the fast ones. */
+    if (size == 1 || call->op == NULL || !call->op->commutative) {
+        return ALLREDUCE_RECURSIVE_DOUBLING;
+    }
+    if ((size & (size - 1)) == 0) {
+        return call->bytes < ALLREDUCE_LONG ? ALLREDUCE_RECURSIVE_DOUBLING : ALLREDUCE_RABENSEIFNER;
+    }
+    if (call->bytes < ALLREDUCE_LONG_FOLDED) {
+        return ALLREDUCE_RECURSIVE_DOUBLING;
+    }
+    return call->bytes < ALLREDUCE_RING_LONG ? ALLREDUCE_RABENSEIFNER : ALLREDUCE_RING;
 }

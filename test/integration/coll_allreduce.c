@@ -5,9 +5,10 @@
  * MAXLOC and MINLOC on MPI_DOUBLE_INT (ties: the lowest index wins), a commutative user op
  * and a non-commutative user op (2x2 matrix product on a derived type) whose result must be
  * the rank-order product; on MPI_COMM_WORLD, split halves whose rank order is world's
- * reversed, a duplicate and MPI_COMM_SELF.  Every rank must get the same, exact result of a
- * local fold in rank order, except a double sum of inexact values (any order allowed:
- * relative 1e-12) and the logical ops (truth only).
+ * reversed, a duplicate and MPI_COMM_SELF; and a sum of 16 MiB and 3 doubles holding integers
+ * on MPI_COMM_WORLD.  Every rank must get the same, exact result of a local fold in rank
+ * order, except a double sum of inexact values (any order allowed: relative 1e-12) and the
+ * logical ops (truth only).
  *
  * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
  * guarantees.  Any number of ranks >= 1.  Prints "coll_allreduce R: ok" per rank, or
@@ -88,6 +89,42 @@ static void test_counts(MPI_Comm comm, const char *what)
     }
 }
 
+/* 16 MiB and 3 doubles (blocks of unequal sizes, segments of a ring that do not divide them):
+ * integers held in doubles, so that any order of summation is exact and the result is checked
+ * exactly. */
+static void test_large(MPI_Comm comm, const char *what)
+{
+    const long n = (16L << 20) / (long)sizeof(double) + 3;
+    int me, np;
+    double *sbuf = malloc(sizeof(double) * (size_t)n), *rbuf = malloc(sizeof(double) * (size_t)n);
+
+    CHECK(sbuf != NULL && rbuf != NULL);
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &np);
+    for (int in_place = 0; in_place < 2; in_place++) {
+        double *in = in_place ? rbuf : sbuf;
+
+        for (long i = 0; i < n; i++) {
+            in[i] = (double)((i * 7 + me * 1000003L) % 4194301);
+        }
+        CHECK_MPI(
+            MPI_Allreduce(in_place ? MPI_IN_PLACE : sbuf, rbuf, (int)n, MPI_DOUBLE, MPI_SUM, comm));
+        for (long i = 0; i < n; i++) {
+            long want = 0;
+
+            for (int r = 0; r < np; r++) {
+                want += (i * 7 + r * 1000003L) % 4194301;
+            }
+            if (rbuf[i] != (double)want) {
+                fail(__LINE__, "%s: element %ld of %ld is %.17g, not %ld", what, i, n, rbuf[i],
+                     want);
+            }
+        }
+    }
+    free(sbuf);
+    free(rbuf);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm rev, dup;
@@ -98,6 +135,7 @@ int main(int argc, char **argv)
     red_init();
 
     test_all(MPI_COMM_WORLD, "allreduce");
+    test_large(MPI_COMM_WORLD, "allreduce (16 MiB of doubles)");
     test_counts(MPI_COMM_WORLD, "allreduce (counts)");
     /* Rank order is the communicator's: here world's reversed, in uneven halves. */
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &rev));

@@ -1,6 +1,7 @@
 /*
- * coll_reduce.c - integration test of MPI_Reduce (and MPI_Reduce_local): every root
- * (the 1 MiB cases from the first, middle and last root), counts 0, 1, 37 and about 1 MiB,
+ * coll_reduce.c - integration test of MPI_Reduce (and MPI_Reduce_local): every root (the
+ * 1 MiB cases from the first, middle and last root), counts 0, 1, 37 and about 1 MiB, and every
+ * count from 1 to 40 (int sum and both user ops) from the first, middle and last root,
  * with and without MPI_IN_PLACE at the root, for MPI_SUM, MAX, MIN, PROD, BAND, BOR, BXOR,
  * LAND, LOR and LXOR on ints, SUM, MAX, MIN and PROD on doubles, MAXLOC and MINLOC on
  * MPI_DOUBLE_INT (ties: the lowest index wins), a commutative user op and a non-commutative
@@ -80,6 +81,28 @@ static void test_all(MPI_Comm comm, const char *what)
     }
 }
 
+/* Every count from 1 to 40, to the first, middle and last root: catches algorithms that split
+ * the vector into pieces per rank and get a remainder wrong. */
+static void test_counts(MPI_Comm comm, const char *what)
+{
+    int n;
+    const int ks[] = {R_ISUM, R_USER_COMM, R_USER_MAT};
+
+    MPI_Comm_size(comm, &n);
+    for (size_t j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
+        for (long c = 1; c <= 40; c++) {
+            void *want = expect_all(ks[j], c, 0, 0, n - 1);
+
+            for (int root = 0; root < n; root++) {
+                if (big_root(root, n)) {
+                    test_reduce(comm, ks[j], c, root, (int)(c % 2), want, what);
+                }
+            }
+            free(want);
+        }
+    }
+}
+
 /* MPI_Reduce_local applies an op the same way, in and inout in that order. */
 static void test_reduce_local(void)
 {
@@ -108,9 +131,11 @@ int main(int argc, char **argv)
     CHECK(commute == 1);
 
     test_all(MPI_COMM_WORLD, "reduce");
+    test_counts(MPI_COMM_WORLD, "reduce (counts)");
     /* Rank order is the communicator's: here world's reversed, in uneven halves. */
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &rev));
     test_all(rev, "reduce (reversed split)");
+    test_counts(rev, "reduce (reversed split, counts)");
     CHECK_MPI(MPI_Comm_free(&rev));
     test_reduce_local();
 
