@@ -161,6 +161,15 @@ int comm_coll_send(const void *buf, MPI_Count count, struct comm_datatype *dt, i
                    struct comm_communicator *comm);
 int comm_coll_recv(void *buf, MPI_Count count, struct comm_datatype *dt, int peer, int tag,
                    struct comm_communicator *comm);
+/* Started sends and receives in REQ (the caller's memory, which must outlive them), and the
+ * wait for one: for algorithms that keep several messages in flight. */
+struct comm_request;
+int comm_coll_isend(struct comm_request *req, const void *buf, MPI_Count count,
+                    struct comm_datatype *dt, int peer, int tag, struct comm_communicator *comm);
+int comm_coll_irecv(struct comm_request *req, void *buf, MPI_Count count,
+                    struct comm_datatype *dt, int peer, int tag, struct comm_communicator *comm);
+int comm_coll_wait(struct comm_request *req);
+
 /* Both at once (no deadlock whatever the peers' order). */
 int comm_coll_sendrecv(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt, int dest,
                        void *rbuf, MPI_Count rcount, struct comm_datatype *rdt, int source,
@@ -168,7 +177,6 @@ int comm_coll_sendrecv(const void *sbuf, MPI_Count scount, struct comm_datatype 
 
 /* Fills REQ (not allocated: on the caller's stack or in a schedule) for a send or receive of
  * COUNT elements on COMM's collective context; start it with comm_p2p_start_send/recv. */
-struct comm_request;
 void comm_coll_request_init(struct comm_request *req, int kind, const void *buf,
                             MPI_Count count, struct comm_datatype *dt, int peer, int tag,
                             struct comm_communicator *comm);

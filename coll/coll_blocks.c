@@ -207,44 +207,6 @@ struct coll_blocks_segment {
     MPI_Count count;
 };
 
-static void coll_blocks_start(struct comm_request *req, enum comm_request_kind kind, void *buf,
-                              MPI_Count count, struct comm_datatype *dt, int peer, int tag,
-                              struct comm_communicator *comm)
-{
-    memset(req, 0, sizeof(*req));
-    req->kind = kind;
-    req->comm = comm;
-    req->dt = dt;
-    req->buf = buf;
-    req->count = count;
-    req->peer = peer;
-    req->tag = tag;
-    req->mode = COMM_SEND_STANDARD;
-    req->collective = true;
-}
-
-static int coll_blocks_isend(struct comm_request *req, void *buf, MPI_Count count,
-                             struct comm_datatype *dt, int peer, int tag,
-                             struct comm_communicator *comm)
-{
-    coll_blocks_start(req, COMM_REQUEST_SEND, buf, count, dt, peer, tag, comm);
-    return comm_p2p_start_send(req) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
-}
-
-static int coll_blocks_irecv(struct comm_request *req, void *buf, MPI_Count count,
-                             struct comm_datatype *dt, int peer, int tag,
-                             struct comm_communicator *comm)
-{
-    coll_blocks_start(req, COMM_REQUEST_RECV, buf, count, dt, peer, tag, comm);
-    return comm_p2p_start_recv(req) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
-}
-
-static int coll_blocks_wait(struct comm_request *req)
-{
-    comm_progress_until(&req->complete);
-    return req->error;
-}
-
 /* After a failure: takes back what has not matched yet and waits for the rest, so that no
  * request in flight outlives the memory it names. */
 static void coll_blocks_drain(struct comm_request *reqs, const bool *started, size_t n)
@@ -342,13 +304,13 @@ static int coll_blocks_ring(void *buf, const MPI_Count *displs, struct comm_data
     for (size_t j = 0; j < nfirst && err == MPI_SUCCESS; j++) {
         const struct coll_blocks_segment *sg = &segs[nrecv + j];
 
-        err = coll_blocks_isend(&reqs[sent], coll_blocks_at(buf, sg->first, dt), sg->count, dt,
+        err = comm_coll_isend(&reqs[sent], coll_blocks_at(buf, sg->first, dt), sg->count, dt,
                                 right, tag, comm);
         started[sent++] = err == MPI_SUCCESS;
     }
     for (size_t i = 0; i < 2 && i < nrecv && err == MPI_SUCCESS; i++) {
         rreq = &reqs[nsend + i];
-        err = coll_blocks_irecv(rreq, op != NULL ? tmp[i] : coll_blocks_at(buf, segs[i].first, dt),
+        err = comm_coll_irecv(rreq, op != NULL ? tmp[i] : coll_blocks_at(buf, segs[i].first, dt),
                                 segs[i].count, dt, left, tag, comm);
         started[nsend + i] = err == MPI_SUCCESS;
     }
@@ -356,7 +318,7 @@ static int coll_blocks_ring(void *buf, const MPI_Count *displs, struct comm_data
         const struct coll_blocks_segment *sg = &segs[i];
 
         rreq = &reqs[nsend + i % 2];
-        err = coll_blocks_wait(rreq);
+        err = comm_coll_wait(rreq);
         if (err == MPI_SUCCESS && op != NULL) {
             err = coll_blocks_reduce(op, tmp[i % 2], coll_blocks_at(buf, sg->first, dt), sg->count,
                                      dt);
@@ -364,19 +326,19 @@ static int coll_blocks_ring(void *buf, const MPI_Count *displs, struct comm_data
         if (err == MPI_SUCCESS && i + 2 < nrecv) {
             const struct coll_blocks_segment *next = &segs[i + 2];
 
-            err = coll_blocks_irecv(rreq,
+            err = comm_coll_irecv(rreq,
                                     op != NULL ? tmp[i % 2] : coll_blocks_at(buf, next->first, dt),
                                     next->count, dt, left, tag, comm);
             started[nsend + i % 2] = err == MPI_SUCCESS;
         }
         if (err == MPI_SUCCESS && i < nrecv - nlast) {
-            err = coll_blocks_isend(&reqs[sent], coll_blocks_at(buf, sg->first, dt), sg->count, dt,
+            err = comm_coll_isend(&reqs[sent], coll_blocks_at(buf, sg->first, dt), sg->count, dt,
                                     right, tag, comm);
             started[sent++] = err == MPI_SUCCESS;
         }
     }
     for (size_t j = 0; j < sent && err == MPI_SUCCESS; j++) {
-        err = coll_blocks_wait(&reqs[j]);
+        err = comm_coll_wait(&reqs[j]);
     }
     if (err != MPI_SUCCESS) {
         coll_blocks_drain(reqs, started, nreqs);

@@ -57,6 +57,26 @@ int comm_coll_recv(void *buf, MPI_Count count, struct comm_datatype *dt, int pee
     return req.error;
 }
 
+int comm_coll_isend(struct comm_request *req, const void *buf, MPI_Count count,
+                    struct comm_datatype *dt, int peer, int tag, struct comm_communicator *comm)
+{
+    comm_coll_request_init(req, COMM_REQUEST_SEND, buf, count, dt, peer, tag, comm);
+    return comm_p2p_start_send(req) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+int comm_coll_irecv(struct comm_request *req, void *buf, MPI_Count count,
+                    struct comm_datatype *dt, int peer, int tag, struct comm_communicator *comm)
+{
+    comm_coll_request_init(req, COMM_REQUEST_RECV, buf, count, dt, peer, tag, comm);
+    return comm_p2p_start_recv(req) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+int comm_coll_wait(struct comm_request *req)
+{
+    comm_progress_until(&req->complete);
+    return req->error;
+}
+
 int comm_coll_sendrecv(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt, int dest,
                        void *rbuf, MPI_Count rcount, struct comm_datatype *rdt, int source, int tag,
                        struct comm_communicator *comm)
