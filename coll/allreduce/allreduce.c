@@ -10,6 +10,7 @@
 const struct comm_coll_algorithm comm_coll_allreduce_algorithms[] = {
     {.name = "recursive_doubling", .fn.allreduce = comm_coll_allreduce_recursive_doubling},
     {.name = "reduce_bcast", .fn.allreduce = comm_coll_allreduce_reduce_bcast},
+    {.name = "shm", .fn.allreduce = comm_coll_allreduce_shm},
 };
 
 const size_t comm_coll_allreduce_nalgorithms =

@@ -9,6 +9,7 @@
 
 const struct comm_coll_algorithm comm_coll_barrier_algorithms[] = {
     {.name = "dissemination", .fn.barrier = comm_coll_barrier_dissemination},
+    {.name = "shm", .fn.barrier = comm_coll_barrier_shm},
 };
 
 const size_t comm_coll_barrier_nalgorithms =

@@ -9,6 +9,7 @@
 
 const struct comm_coll_algorithm comm_coll_reduce_algorithms[] = {
     {.name = "binomial", .fn.reduce = comm_coll_reduce_binomial},
+    {.name = "shm", .fn.reduce = comm_coll_reduce_shm},
 };
 
 const size_t comm_coll_reduce_nalgorithms =
