@@ -32,7 +32,7 @@ int comm_coll_allreduce_shm(const void *sbuf, void *rbuf, MPI_Count count, struc
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (shm == NULL) {
+    if (shm == NULL || !comm_coll_shm_slots_ready(shm)) {
         return comm_coll_allreduce_recursive_doubling(sbuf, rbuf, count, dt, op, comm);
     }
     return comm_coll_shm_reduce(shm, sbuf, rbuf, count, dt, op, COMM_COLL_SHM_ALL);

@@ -32,7 +32,7 @@ int comm_coll_bcast_shm(void *buf, MPI_Count count, struct comm_datatype *dt, in
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (shm == NULL) {
+    if (shm == NULL || !comm_coll_shm_slots_ready(shm)) {
         return comm_coll_bcast_binomial(buf, count, dt, root, comm);
     }
     comm_datatype_cursor_init(&cursor, dt, buf, count, 0);

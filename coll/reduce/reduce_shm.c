@@ -32,7 +32,7 @@ int comm_coll_reduce_shm(const void *sbuf, void *rbuf, MPI_Count count, struct c
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (shm == NULL) {
+    if (shm == NULL || !comm_coll_shm_slots_ready(shm)) {
         return comm_coll_reduce_binomial(sbuf, rbuf, count, dt, op, root, comm);
     }
     return comm_coll_shm_reduce(shm, sbuf, rbuf, count, dt, op, root);

@@ -33,7 +33,7 @@ enum { COLL_SHM_PAGE = 4096 };
 
 /* The state of a communicator that cannot have a segment because memory ran out before it
  * could record why: shared, never freed. */
-static struct comm_coll_shm coll_shm_unusable = {.usable = false};
+static struct comm_coll_shm coll_shm_unusable = {.usable = false, .fd = -1};
 
 /* Guarded by the progress lock: a failing /dev/shm is reported once per process. */
 static bool coll_shm_warned = false;
@@ -58,6 +58,9 @@ static void coll_shm_free(struct comm_communicator *comm)
     }
     if (shm->base != NULL) {
         munmap(shm->base, shm->len);
+    }
+    if (shm->fd >= 0) {
+        close(shm->fd);
     }
     free(shm->free_at);
     free(shm);
@@ -85,9 +88,11 @@ static void coll_shm_name(char *out, size_t len, const struct comm_communicator 
     }
 }
 
-/* Rank 0: creates, sizes (with the memory reserved, so a full /dev/shm fails here and not
- * with SIGBUS later) and maps the segment.  Returns the mapping or NULL (logged). */
-static void *coll_shm_create(const char *name, size_t len)
+/* Rank 0: creates, sizes and maps the segment, with the memory of its first RESERVE bytes (the
+ * control lines) reserved, so that a full /dev/shm fails here and not with SIGBUS later; the
+ * rest is reserved at the first use of the slots (comm_coll_shm_slots_ready), through *FD_OUT.
+ * Returns the mapping or NULL (logged). */
+static void *coll_shm_create(const char *name, size_t len, size_t reserve, int *fd_out)
 {
     void *base;
     int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
@@ -102,7 +107,7 @@ static void *coll_shm_create(const char *name, size_t len)
         coll_shm_warn("size", name, err);
         goto out_unlink;
     }
-    err = posix_fallocate(fd, 0, (off_t)len);
+    err = posix_fallocate(fd, 0, (off_t)reserve);
     if (err != 0) {
         coll_shm_warn("reserve", name, err);
         goto out_unlink;
@@ -112,7 +117,7 @@ static void *coll_shm_create(const char *name, size_t len)
         coll_shm_warn("map", name, errno);
         goto out_unlink;
     }
-    close(fd);
+    *fd_out = fd;
     return base;
 out_unlink:
     close(fd);
@@ -169,7 +174,7 @@ static int coll_shm_make(struct comm_communicator *comm, struct comm_coll_shm *s
     coll_shm_name(name, sizeof(name), comm);
     ok = shm->free_at != NULL;
     if (comm->rank == 0 && ok) {
-        base = coll_shm_create(name, len);
+        base = coll_shm_create(name, len, coll_shm_lines_len(comm->size), &shm->fd);
         ok = base != NULL;
     }
     err = comm_coll_bcast_binomial(&ok, 1, int_type, 0, comm);
@@ -186,6 +191,10 @@ static int coll_shm_make(struct comm_communicator *comm, struct comm_coll_shm *s
     if (err != MPI_SUCCESS || !ok) {
         if (base != NULL) {
             munmap(base, len);
+        }
+        if (shm->fd >= 0) {
+            close(shm->fd);
+            shm->fd = -1;
         }
         return err;
     }
@@ -221,6 +230,7 @@ int comm_coll_shm_get(struct comm_communicator *comm, struct comm_coll_shm **shm
         /* Still take part in the agreement, so the others learn it. */
         shm = &coll_shm_unusable;
     } else {
+        shm->fd = -1;
         shm->rank = comm->rank;
         shm->size = comm->size;
         shm->nslots = 2 * (unsigned)comm->size;
@@ -234,11 +244,6 @@ int comm_coll_shm_get(struct comm_communicator *comm, struct comm_coll_shm **shm
     return err;
 }
 
-void comm_coll_shm_post(struct comm_coll_shm *shm, uint64_t step)
-{
-    atomic_store_explicit(&shm->lines[shm->rank].step, step, memory_order_release);
-}
-
 /* One round of waiting: moves point-to-point along, and lets other ranks have the core when
  * they outnumber the cores (or now and then, in case a thread shares ours). */
 static void coll_shm_pause(unsigned *idle)
@@ -250,6 +255,44 @@ static void coll_shm_pause(unsigned *idle)
     if (comm_progress_is_polite() || (++*idle & 1023) == 0) {
         sched_yield();
     }
+}
+
+bool comm_coll_shm_slots_ready(struct comm_coll_shm *shm)
+{
+    _Atomic uint32_t *state = &shm->lines[0].slots;
+    unsigned idle = 0;
+    uint32_t s;
+
+    if (shm->slots_state != COMM_COLL_SHM_SLOTS_UNKNOWN) {
+        return shm->slots_state == COMM_COLL_SHM_SLOTS_READY;
+    }
+    if (shm->rank == 0) {
+        size_t lines = coll_shm_lines_len(shm->size);
+        int err = posix_fallocate(shm->fd, (off_t)lines, (off_t)(shm->len - lines));
+
+        if (err != 0 && !coll_shm_warned) {
+            comm_log_warn("coll",
+                          "cannot reserve %zu bytes of shared memory for collectives: %s; "
+                          "this communicator's broadcasts and reductions use messages",
+                          shm->len - lines, strerror(err));
+            coll_shm_warned = true;
+        }
+        close(shm->fd);
+        shm->fd = -1;
+        atomic_store_explicit(state,
+                              err == 0 ? COMM_COLL_SHM_SLOTS_READY : COMM_COLL_SHM_SLOTS_REFUSED,
+                              memory_order_release);
+    }
+    while ((s = atomic_load_explicit(state, memory_order_acquire)) == COMM_COLL_SHM_SLOTS_UNKNOWN) {
+        coll_shm_pause(&idle);
+    }
+    shm->slots_state = (int)s;
+    return s == COMM_COLL_SHM_SLOTS_READY;
+}
+
+void comm_coll_shm_post(struct comm_coll_shm *shm, uint64_t step)
+{
+    atomic_store_explicit(&shm->lines[shm->rank].step, step, memory_order_release);
 }
 
 void comm_coll_shm_wait(const struct comm_coll_shm *shm, int rank, uint64_t step)

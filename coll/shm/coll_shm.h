@@ -11,7 +11,9 @@
  * /<nspace>.coll.<context>.<world rank of rank 0>, the others map it, and rank 0 unlinks it
  * once every member has agreed that it could map it, so nothing stays in /dev/shm.  When any
  * member fails, all of them learn it and the communicator keeps the message-based algorithms
- * for good.
+ * for good.  Only the control lines' memory is reserved then (a barrier needs no more); rank 0
+ * reserves the slots' at the first broadcast or reduction and says on its line whether it
+ * could, so a full /dev/shm sends the communicator back to messages instead of raising SIGBUS.
  *
  * Layout: one control line per rank (only its rank writes it), then 2 * size data slots of
  * COMM_COLL_SHM_SLOT bytes.  Each rank's line holds a step counter that only grows: every
@@ -49,15 +51,21 @@ enum { COMM_COLL_SHM_FOLD_BYTES = 64 * 1024 };
  * another rank's. */
 struct comm_coll_shm_line {
     _Alignas(128) _Atomic uint64_t step;
+    _Atomic uint32_t slots; /* rank 0's line only: COMM_COLL_SHM_SLOTS_* */
 };
+
+/* Whether the data slots can be used: rank 0 reserves their memory at their first use. */
+enum { COMM_COLL_SHM_SLOTS_UNKNOWN, COMM_COLL_SHM_SLOTS_READY, COMM_COLL_SHM_SLOTS_REFUSED };
 
 /* One communicator's segment, as this process sees it.  Owned by the communicator
  * (coll_state); used under the progress lock. */
 struct comm_coll_shm {
-    bool usable;    /* false: the segment could not be made; use message-based algorithms */
-    int rank, size; /* the communicator's */
-    void *base;     /* the mapping */
-    size_t len;     /* of the mapping */
+    bool usable;     /* false: the segment could not be made; use message-based algorithms */
+    int slots_state; /* COMM_COLL_SHM_SLOTS_*, as this rank last saw it */
+    int fd;          /* rank 0, until the slots are reserved: the segment's file; else -1 */
+    int rank, size;  /* the communicator's */
+    void *base;      /* the mapping */
+    size_t len;      /* of the mapping */
     struct comm_coll_shm_line *lines; /* size of them */
     char *slots;                      /* nslots * COMM_COLL_SHM_SLOT bytes */
     unsigned nslots;                  /* 2 * size */
@@ -75,6 +83,12 @@ struct comm_coll_shm {
  * MPI error of a failed message while agreeing (then *shm_out is NULL).
  */
 int comm_coll_shm_get(struct comm_communicator *comm, struct comm_coll_shm **shm_out);
+
+/* Whether the data slots can be used; at the first call on a communicator (every member calls
+ * it at the same point, with no message), rank 0 reserves their memory and tells the others
+ * whether it could.  When it could not, every member keeps message-based algorithms for
+ * everything but the barrier. */
+bool comm_coll_shm_slots_ready(struct comm_coll_shm *shm);
 
 /* Slot I (0 <= I < nslots). */
 static inline char *comm_coll_shm_slot(const struct comm_coll_shm *shm, unsigned i)
