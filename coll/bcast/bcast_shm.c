@@ -1,7 +1,7 @@
 /*
  * bcast_shm.c - shared-memory broadcast for communicators whose members all run on this host.
  *
- * The root packs the message, one slot of COMM_COLL_SHM_SLOT bytes at a time, into a ring of
+ * The root packs the message, one slot (64-256 KiB, see coll_shm.h) at a time, into a ring of
  * 2p slots of the communicator's segment (coll/shm/coll_shm.h) and publishes each piece with
  * its step counter; the others unpack each piece as soon as it is published and publish that
  * they have.  The root reuses a slot once every rank has read it, so it can run up to 2p
@@ -36,8 +36,8 @@ int comm_coll_bcast_shm(void *buf, MPI_Count count, struct comm_datatype *dt, in
         return comm_coll_bcast_binomial(buf, count, dt, root, comm);
     }
     comm_datatype_cursor_init(&cursor, dt, buf, count, 0);
-    for (size_t done = 0; done < total; done += COMM_COLL_SHM_SLOT) {
-        size_t len = total - done < COMM_COLL_SHM_SLOT ? total - done : COMM_COLL_SHM_SLOT;
+    for (size_t done = 0; done < total; done += shm->slot_size) {
+        size_t len = total - done < shm->slot_size ? total - done : shm->slot_size;
         unsigned slot = shm->next_ring;
         uint64_t step = shm->step + 1;
 

@@ -73,6 +73,17 @@ static size_t coll_shm_lines_len(int size)
     return (len + COLL_SHM_PAGE - 1) & ~(size_t)(COLL_SHM_PAGE - 1);
 }
 
+/* Slot bytes for SIZE ranks (see COMM_COLL_SHM_DATA): a multiple of the page. */
+static size_t coll_shm_slot_size(int size)
+{
+    size_t slot = (size_t)COMM_COLL_SHM_DATA / (2 * (size_t)size) & ~(size_t)(COLL_SHM_PAGE - 1);
+
+    if (slot > COMM_COLL_SHM_SLOT_MAX) {
+        return COMM_COLL_SHM_SLOT_MAX;
+    }
+    return slot < COMM_COLL_SHM_SLOT_MIN ? COMM_COLL_SHM_SLOT_MIN : slot;
+}
+
 static void coll_shm_name(char *out, size_t len, const struct comm_communicator *comm)
 {
     const struct comm_pmix_job *job = comm_runtime_job();
@@ -167,7 +178,7 @@ static int coll_shm_make(struct comm_communicator *comm, struct comm_coll_shm *s
     struct comm_op *min = comm_op_lookup(MPI_MIN);
     char name[COMM_PMIX_NAME_MAX + 64];
     size_t len =
-        coll_shm_lines_len(comm->size) + 2 * (size_t)comm->size * (size_t)COMM_COLL_SHM_SLOT;
+        coll_shm_lines_len(comm->size) + 2 * (size_t)comm->size * coll_shm_slot_size(comm->size);
     void *base = NULL;
     int ok, err;
 
@@ -202,6 +213,7 @@ static int coll_shm_make(struct comm_communicator *comm, struct comm_coll_shm *s
     shm->len = len;
     shm->lines = base;
     shm->slots = (char *)base + coll_shm_lines_len(comm->size);
+    shm->slot_size = coll_shm_slot_size(comm->size);
     shm->usable = true;
     return MPI_SUCCESS;
 }
@@ -338,7 +350,7 @@ void comm_coll_shm_copy(const void *src, void *dst, MPI_Count count, const struc
 bool comm_coll_shm_reduce_fits(const struct comm_datatype *dt)
 {
     return dt->size > 0 && dt->extent > 0 && dt->true_extent > 0 &&
-           dt->true_extent <= (MPI_Aint)COMM_COLL_SHM_SLOT;
+           dt->true_extent <= (MPI_Aint)COMM_COLL_SHM_SLOT_MIN;
 }
 
 /* The next half of the slots for a reduction, once every rank is done with its last use. */
@@ -399,7 +411,7 @@ int comm_coll_shm_reduce(struct comm_coll_shm *shm, const void *sbuf, void *rbuf
                          struct comm_datatype *dt, struct comm_op *op, int root)
 {
     MPI_Aint extent = dt->extent;
-    MPI_Count per_slot = (COMM_COLL_SHM_SLOT - dt->true_extent) / extent + 1;
+    MPI_Count per_slot = ((MPI_Aint)shm->slot_size - dt->true_extent) / extent + 1;
     int p = shm->size, me = shm->rank, err = MPI_SUCCESS;
     bool result_here = root == COMM_COLL_SHM_ALL || root == me;
 
