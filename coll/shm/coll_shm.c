@@ -38,13 +38,15 @@ static struct comm_coll_shm coll_shm_unusable = {.usable = false, .fd = -1};
 /* Guarded by the progress lock: a failing /dev/shm is reported once per process. */
 static bool coll_shm_warned = false;
 
-/* "cannot WHAT shared memory /dev/shmNAME: error", once per process. */
+/* "cannot WHAT shared memory /dev/shmNAME: error", once per process (later failures are the
+ * same condition on other communicators). */
 static void coll_shm_warn(const char *what, const char *name, int err)
 {
     if (!coll_shm_warned) {
-        comm_log_warn("coll", "cannot %s shared memory /dev/shm%s: %s", what, name, strerror(err));
-        comm_log_warn("coll", "shared-memory collectives are off on this communicator: it uses "
-                              "message-based algorithms");
+        comm_log_warn("coll",
+                      "cannot %s shared memory /dev/shm%s: %s; this communicator's collectives "
+                      "use messages",
+                      what, name, strerror(err));
         coll_shm_warned = true;
     }
 }
@@ -141,7 +143,7 @@ static void *coll_shm_attach(const char *name, size_t len)
 {
     struct stat st;
     void *base;
-    int fd = shm_open(name, O_RDWR | O_CLOEXEC, 0);
+    int fd = shm_open(name, O_RDWR | O_CLOEXEC, 0), err;
 
     if (fd < 0) {
         coll_shm_warn("open", name, errno);
@@ -159,9 +161,10 @@ static void *coll_shm_attach(const char *name, size_t len)
         return NULL;
     }
     base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    err = errno;
     close(fd);
     if (base == MAP_FAILED) {
-        coll_shm_warn("map", name, errno);
+        coll_shm_warn("map", name, err);
         return NULL;
     }
     return base;
@@ -232,7 +235,7 @@ int comm_coll_shm_get(struct comm_communicator *comm, struct comm_coll_shm **shm
         *shm_out = shm->usable ? shm : NULL;
         return MPI_SUCCESS;
     }
-    if (comm->coll_state != NULL) {
+    if (comm->coll_state != NULL || comm->coll_state_free != NULL) {
         /* Another part of the collective layer keeps its state here (the same on every
          * member, as it is made collectively too). */
         return MPI_SUCCESS;
