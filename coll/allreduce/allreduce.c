@@ -15,6 +15,7 @@ enum {
     ALLREDUCE_REDUCE_BCAST,
     ALLREDUCE_RABENSEIFNER,
     ALLREDUCE_RING,
+    ALLREDUCE_SHM,
 };
 
 const struct comm_coll_algorithm comm_coll_allreduce_algorithms[] = {
@@ -28,6 +29,9 @@ const struct comm_coll_algorithm comm_coll_allreduce_algorithms[] = {
     [ALLREDUCE_RING] = {.name = "ring",
                         .restrictions = COMM_COLL_COMMUTATIVE_ONLY,
                         .fn.allreduce = comm_coll_allreduce_ring},
+    [ALLREDUCE_SHM] = {.name = "shm",
+                       .restrictions = COMM_COLL_HOST_LOCAL_ONLY,
+                       .fn.allreduce = comm_coll_allreduce_shm},
 };
 
 const size_t comm_coll_allreduce_nalgorithms =
@@ -50,6 +54,10 @@ size_t comm_coll_allreduce_choose(const struct comm_coll_call *call)
 {
     int size = call->comm->size;
 
+    /* Within a host the shared buffer wins at every size, and keeps rank order. */
+    if (size > 1 && call->comm->host_local) {
+        return ALLREDUCE_SHM;
+    }
     /* Only recursive doubling keeps rank order among the fast ones. */
     if (size == 1 || call->op == NULL || !call->op->commutative) {
         return ALLREDUCE_RECURSIVE_DOUBLING;

@@ -22,6 +22,9 @@ int comm_coll_allreduce_rabenseifner(const void *sbuf, void *rbuf, MPI_Count cou
 int comm_coll_allreduce_ring(const void *sbuf, void *rbuf, MPI_Count count,
                              struct comm_datatype *dt, struct comm_op *op,
                              struct comm_communicator *comm);
+/* Host-local communicators; on others it is recursive doubling. */
+int comm_coll_allreduce_shm(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
+                            struct comm_op *op, struct comm_communicator *comm);
 
 extern const struct comm_coll_algorithm comm_coll_allreduce_algorithms[];
 extern const size_t comm_coll_allreduce_nalgorithms;

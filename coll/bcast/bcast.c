@@ -9,6 +9,7 @@
 
 const struct comm_coll_algorithm comm_coll_bcast_algorithms[] = {
     {.name = "binomial", .fn.bcast = comm_coll_bcast_binomial},
+    {.name = "shm", .restrictions = COMM_COLL_HOST_LOCAL_ONLY, .fn.bcast = comm_coll_bcast_shm},
 };
 
 const size_t comm_coll_bcast_nalgorithms =

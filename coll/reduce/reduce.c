@@ -13,6 +13,7 @@
 enum {
     REDUCE_BINOMIAL,
     REDUCE_REDUCE_SCATTER_GATHER,
+    REDUCE_SHM,
 };
 
 const struct comm_coll_algorithm comm_coll_reduce_algorithms[] = {
@@ -20,6 +21,9 @@ const struct comm_coll_algorithm comm_coll_reduce_algorithms[] = {
     [REDUCE_REDUCE_SCATTER_GATHER] = {.name = "reduce_scatter_gather",
                                       .restrictions = COMM_COLL_COMMUTATIVE_ONLY,
                                       .fn.reduce = comm_coll_reduce_reduce_scatter_gather},
+    [REDUCE_SHM] = {.name = "shm",
+                    .restrictions = COMM_COLL_HOST_LOCAL_ONLY,
+                    .fn.reduce = comm_coll_reduce_shm},
 };
 
 const size_t comm_coll_reduce_nalgorithms =
@@ -42,6 +46,10 @@ size_t comm_coll_reduce_choose(const struct comm_coll_call *call)
 {
     int size = call->comm->size;
 
+    /* Within a host the shared buffer wins at every size, and keeps rank order. */
+    if (size > 1 && call->comm->host_local) {
+        return REDUCE_SHM;
+    }
     /* The binomial tree keeps rank order. */
     if (size == 1 || call->op == NULL || !call->op->commutative) {
         return REDUCE_BINOMIAL;

@@ -16,6 +16,9 @@ int comm_coll_reduce_binomial(const void *sbuf, void *rbuf, MPI_Count count,
 int comm_coll_reduce_reduce_scatter_gather(const void *sbuf, void *rbuf, MPI_Count count,
                                            struct comm_datatype *dt, struct comm_op *op, int root,
                                            struct comm_communicator *comm);
+/* Host-local communicators; on others it is the binomial reduce. */
+int comm_coll_reduce_shm(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
+                         struct comm_op *op, int root, struct comm_communicator *comm);
 
 extern const struct comm_coll_algorithm comm_coll_reduce_algorithms[];
 extern const size_t comm_coll_reduce_nalgorithms;

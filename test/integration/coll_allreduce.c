@@ -5,10 +5,11 @@
  * MAXLOC and MINLOC on MPI_DOUBLE_INT (ties: the lowest index wins), a commutative user op
  * and a non-commutative user op (2x2 matrix product on a derived type) whose result must be
  * the rank-order product; on MPI_COMM_WORLD, split halves whose rank order is world's
- * reversed, a duplicate and MPI_COMM_SELF; and a sum of 16 MiB and 3 doubles holding integers
- * on MPI_COMM_WORLD.  Every rank must get the same, exact result of a local fold in rank
- * order, except a double sum of inexact values (any order allowed: relative 1e-12) and the
- * logical ops (truth only).
+ * reversed, a duplicate and MPI_COMM_SELF.  Every rank must get the same, exact result of a
+ * local fold in rank order, except a double sum of inexact values (any order allowed:
+ * relative 1e-12) and the logical ops (truth only).  Then a 16 MiB double sum and max (exact
+ * values), allreduces interleaved on three communicators, and 150 communicators made, used
+ * and freed, after which the process must not hold more mappings (where /proc says).
  *
  * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
  * guarantees.  Any number of ranks >= 1.  Prints "coll_allreduce R: ok" per rank, or
@@ -89,40 +90,122 @@ static void test_counts(MPI_Comm comm, const char *what)
     }
 }
 
-/* 16 MiB and 3 doubles (blocks of unequal sizes, segments of a ring that do not divide them):
- * integers held in doubles, so that any order of summation is exact and the result is checked
- * exactly. */
+/* Mappings of this process, where the system lists them (-1 elsewhere): a communicator freed
+ * must not leave one behind. */
+static long mapping_count(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    long n = 0;
+    int c;
+
+    if (f == NULL) {
+        return -1;
+    }
+    while ((c = fgetc(f)) != EOF) {
+        n += c == '\n';
+    }
+    fclose(f);
+    return n;
+}
+
+/* 16 MiB and a few more bytes of doubles, so an algorithm that works in pieces needs many of
+ * them; small integers, so every summation order gives the exact sum.  Then MAX in place. */
 static void test_large(MPI_Comm comm, const char *what)
 {
-    const long n = (16L << 20) / (long)sizeof(double) + 3;
-    int me, np;
+    long n = (16L << 20) / (long)sizeof(double) + 3;
     double *sbuf = malloc(sizeof(double) * (size_t)n), *rbuf = malloc(sizeof(double) * (size_t)n);
+    int me, np;
 
     CHECK(sbuf != NULL && rbuf != NULL);
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &np);
-    for (int in_place = 0; in_place < 2; in_place++) {
-        double *in = in_place ? rbuf : sbuf;
+    for (long i = 0; i < n; i++) {
+        sbuf[i] = (double)((me * 7 + i) % 1000);
+        rbuf[i] = -1.0;
+    }
+    CHECK_MPI(MPI_Allreduce(sbuf, rbuf, (int)n, MPI_DOUBLE, MPI_SUM, comm));
+    for (long i = 0; i < n; i++) {
+        double want = 0.0;
 
-        for (long i = 0; i < n; i++) {
-            in[i] = (double)((i * 7 + me * 1000003L) % 4194301);
+        for (int r = 0; r < np; r++) {
+            want += (double)((r * 7 + i) % 1000);
         }
-        CHECK_MPI(
-            MPI_Allreduce(in_place ? MPI_IN_PLACE : sbuf, rbuf, (int)n, MPI_DOUBLE, MPI_SUM, comm));
-        for (long i = 0; i < n; i++) {
-            long want = 0;
+        if (rbuf[i] != want) {
+            fail(__LINE__, "%s: sum element %ld of %ld is %g, not %g", what, i, n, rbuf[i], want);
+        }
+    }
+    for (long i = 0; i < n; i++) {
+        rbuf[i] = (double)((me * 131 + i * 17) % 4099);
+    }
+    CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, rbuf, (int)n, MPI_DOUBLE, MPI_MAX, comm));
+    for (long i = 0; i < n; i++) {
+        double want = 0.0;
 
-            for (int r = 0; r < np; r++) {
-                want += (i * 7 + r * 1000003L) % 4194301;
-            }
-            if (rbuf[i] != (double)want) {
-                fail(__LINE__, "%s: element %ld of %ld is %.17g, not %ld", what, i, n, rbuf[i],
-                     want);
-            }
+        for (int r = 0; r < np; r++) {
+            double v = (double)((r * 131 + i * 17) % 4099);
+
+            want = v > want ? v : want;
+        }
+        if (rbuf[i] != want) {
+            fail(__LINE__, "%s: max element %ld of %ld is %g, not %g", what, i, n, rbuf[i], want);
         }
     }
     free(sbuf);
     free(rbuf);
+}
+
+/* Allreduces of several pieces' worth on three communicators at once, interleaved. */
+static void test_interleaved(void)
+{
+    MPI_Comm comms[3];
+    const int ks[] = {R_ISUM, R_USER_MAT, R_MAXLOC};
+    long cnt = 150001;
+
+    comms[0] = MPI_COMM_WORLD;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comms[1]));
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &comms[2]));
+    for (int round = 0; round < 3; round++) {
+        for (int j = 0; j < 3; j++) {
+            int k = ks[(round + j) % 3], n;
+            void *want;
+
+            MPI_Comm_size(comms[j], &n);
+            want = expect_all(k, cnt, 0, 0, n - 1);
+            test_allreduce(comms[j], k, cnt, (round + j) % 2, want, "allreduce (interleaved)");
+            free(want);
+        }
+    }
+    CHECK_MPI(MPI_Comm_free(&comms[2]));
+    CHECK_MPI(MPI_Comm_free(&comms[1]));
+}
+
+/* Communicators made, used and freed many times: nothing may pile up. */
+static void test_remake(void)
+{
+    long before, after;
+
+    /* Once first, so that what the library keeps for good is already there. */
+    for (int round = 0; round < 2; round++) {
+        before = mapping_count();
+        for (int i = 0; i < (round == 0 ? 1 : 150); i++) {
+            MPI_Comm c;
+            int v = rank + i, sum = -1;
+
+            if (i % 2) {
+                CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+            } else {
+                CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 3, rank, &c));
+            }
+            CHECK_MPI(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, c));
+            CHECK(sum >= v);
+            CHECK_MPI(MPI_Comm_free(&c));
+        }
+        after = mapping_count();
+    }
+    if (before >= 0 && after > before + 8) {
+        fail(__LINE__, "%ld mappings before 150 communicators were made and freed, %ld after",
+             before, after);
+    }
 }
 
 int main(int argc, char **argv)
@@ -135,7 +218,6 @@ int main(int argc, char **argv)
     red_init();
 
     test_all(MPI_COMM_WORLD, "allreduce");
-    test_large(MPI_COMM_WORLD, "allreduce (16 MiB of doubles)");
     test_counts(MPI_COMM_WORLD, "allreduce (counts)");
     /* Rank order is the communicator's: here world's reversed, in uneven halves. */
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &rev));
@@ -146,6 +228,9 @@ int main(int argc, char **argv)
     test_counts(dup, "allreduce (dup)");
     CHECK_MPI(MPI_Comm_free(&dup));
     test_counts(MPI_COMM_SELF, "allreduce (self)");
+    test_large(MPI_COMM_WORLD, "allreduce (16 MiB)");
+    test_interleaved();
+    test_remake();
 
     red_free();
     printf("%s %d: ok\n", prog, rank);

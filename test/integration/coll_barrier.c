@@ -3,7 +3,8 @@
  * entered (ranks enter after staggered sleeps, times exchanged by point-to-point and compared
  * on the system-wide monotonic clock between ranks on the same host), on MPI_COMM_WORLD, a
  * reversed and a rank % 3 split communicator and MPI_COMM_SELF; many barriers interleaved on
- * several communicators.
+ * several communicators; 150 communicators made, used and freed, after which the process
+ * must not hold more mappings (where /proc says).
  *
  * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
  * guarantees.  Any number of ranks >= 1.  Prints "coll_barrier R: ok" per rank, or
@@ -104,6 +105,51 @@ static void test_many(void)
     CHECK_MPI(MPI_Comm_free(&dup));
 }
 
+/* Mappings of this process, where the system lists them (-1 elsewhere): a communicator freed
+ * must not leave one behind. */
+static long mapping_count(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    long n = 0;
+    int c;
+
+    if (f == NULL) {
+        return -1;
+    }
+    while ((c = fgetc(f)) != EOF) {
+        n += c == '\n';
+    }
+    fclose(f);
+    return n;
+}
+
+/* Communicators made, used and freed many times: nothing may pile up. */
+static void test_remake(void)
+{
+    long before = -1, after = -1;
+
+    /* Once first, so that what the library keeps for good is already there. */
+    for (int round = 0; round < 2; round++) {
+        before = mapping_count();
+        for (int i = 0; i < (round == 0 ? 1 : 150); i++) {
+            MPI_Comm c;
+
+            if (i % 2) {
+                CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+            } else {
+                CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 3, rank, &c));
+            }
+            CHECK_MPI(MPI_Barrier(c));
+            CHECK_MPI(MPI_Comm_free(&c));
+        }
+        after = mapping_count();
+    }
+    if (before >= 0 && after > before + 8) {
+        fail(__LINE__, "%ld mappings before 150 communicators were made and freed, %ld after",
+             before, after);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm rev, sub;
@@ -121,6 +167,7 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_free(&sub));
     test_order(MPI_COMM_SELF, "self");
     test_many();
+    test_remake();
 
     printf("%s %d: ok\n", prog, rank);
     fflush(stdout);

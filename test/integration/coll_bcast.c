@@ -3,7 +3,9 @@
  * 1 MiB (1 MiB from the first, middle and last root), with int, double and a strided vector
  * type (receives must not touch its gaps), on MPI_COMM_WORLD, a split communicator with
  * reversed ranks and MPI_COMM_SELF; the root sending one contiguous type while the others
- * receive the same signature as ints; back-to-back broadcasts from changing roots.
+ * receive the same signature as ints; back-to-back broadcasts from changing roots; 16 MiB
+ * from the last rank; broadcasts interleaved on three communicators; 150 communicators made,
+ * used and freed, after which the process must not hold more mappings (where /proc says).
  *
  * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
  * guarantees.  Any number of ranks >= 1.  Prints "coll_bcast R: ok" per rank, or
@@ -103,6 +105,100 @@ static void test_back_to_back(void)
     }
 }
 
+/* 16 MiB and a few more bytes from the last rank, so an algorithm that works in pieces needs
+ * many of them; then a message of one piece and a bit on three communicators interleaved. */
+static void test_large(void)
+{
+    long n = (16L << 20) / (long)sizeof(int) + 3, m = 70001;
+    int *buf = malloc(sizeof(int) * (size_t)n);
+    MPI_Comm comms[3];
+
+    CHECK(buf != NULL);
+    for (long i = 0; i < n; i++) {
+        buf[i] = rank == size - 1 ? val(size - 1, 5, i) : -1;
+    }
+    CHECK_MPI(MPI_Bcast(buf, (int)n, MPI_INT, size - 1, MPI_COMM_WORLD));
+    for (long i = 0; i < n; i++) {
+        if (buf[i] != val(size - 1, 5, i)) {
+            fail(__LINE__, "bcast 16 MiB: element %ld of %ld wrong", i, n);
+        }
+    }
+    comms[0] = MPI_COMM_WORLD;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comms[1]));
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &comms[2]));
+    for (int round = 0; round < 4; round++) {
+        for (int j = 0; j < 3; j++) {
+            int me, np, root;
+
+            MPI_Comm_rank(comms[j], &me);
+            MPI_Comm_size(comms[j], &np);
+            root = (round + j) % np;
+            for (long i = 0; i < m; i++) {
+                buf[i] = me == root ? val(root, round * 3 + j, i) : -1;
+            }
+            CHECK_MPI(MPI_Bcast(buf, (int)m, MPI_INT, root, comms[j]));
+            for (long i = 0; i < m; i++) {
+                if (buf[i] != val(root, round * 3 + j, i)) {
+                    fail(__LINE__, "bcast interleaved: communicator %d element %ld wrong", j, i);
+                }
+            }
+        }
+    }
+    CHECK_MPI(MPI_Comm_free(&comms[2]));
+    CHECK_MPI(MPI_Comm_free(&comms[1]));
+    free(buf);
+}
+
+/* Mappings of this process, where the system lists them (-1 elsewhere): a communicator freed
+ * must not leave one behind. */
+static long mapping_count(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    long n = 0;
+    int c;
+
+    if (f == NULL) {
+        return -1;
+    }
+    while ((c = fgetc(f)) != EOF) {
+        n += c == '\n';
+    }
+    fclose(f);
+    return n;
+}
+
+/* Communicators made, used and freed many times: nothing may pile up. */
+static void test_remake(void)
+{
+    long before = -1, after = -1;
+
+    /* Once first, so that what the library keeps for good is already there. */
+    for (int round = 0; round < 2; round++) {
+        before = mapping_count();
+        for (int i = 0; i < (round == 0 ? 1 : 150); i++) {
+            MPI_Comm c;
+
+            if (i % 2) {
+                CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+            } else {
+                CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 3, rank, &c));
+            }
+            int me, v;
+
+            MPI_Comm_rank(c, &me);
+            v = me == 0 ? i : -1;
+            CHECK_MPI(MPI_Bcast(&v, 1, MPI_INT, 0, c));
+            CHECK(v == i);
+            CHECK_MPI(MPI_Comm_free(&c));
+        }
+        after = mapping_count();
+    }
+    if (before >= 0 && after > before + 8) {
+        fail(__LINE__, "%ld mappings before 150 communicators were made and freed, %ld after",
+             before, after);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm odd;
@@ -120,6 +216,8 @@ int main(int argc, char **argv)
     test_bcast(MPI_COMM_SELF, "bcast self");
     test_mixed_types();
     test_back_to_back();
+    test_large();
+    test_remake();
 
     types_free();
     printf("%s %d: ok\n", prog, rank);

@@ -8,7 +8,9 @@
  * user op (2x2 matrix product on a derived type) whose result must be the rank-order product;
  * on MPI_COMM_WORLD and on split halves whose rank order is world's reversed.  Results are
  * compared exactly with a local fold in rank order, except a double sum of inexact values
- * (any order allowed: relative 1e-12) and the logical ops (truth only).
+ * (any order allowed: relative 1e-12) and the logical ops (truth only).  150 communicators
+ * made, used and freed, after which the process must not hold more mappings (where /proc
+ * says).
  *
  * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
  * guarantees.  Any number of ranks >= 1.  Prints "coll_reduce R: ok" per rank, or
@@ -116,6 +118,56 @@ static void test_reduce_local(void)
     CHECK(memcmp(b, want, sizeof(want)) == 0);
 }
 
+/* Mappings of this process, where the system lists them (-1 elsewhere): a communicator freed
+ * must not leave one behind. */
+static long mapping_count(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    long n = 0;
+    int c;
+
+    if (f == NULL) {
+        return -1;
+    }
+    while ((c = fgetc(f)) != EOF) {
+        n += c == '\n';
+    }
+    fclose(f);
+    return n;
+}
+
+/* Communicators made, used and freed many times: nothing may pile up. */
+static void test_remake(void)
+{
+    long before = -1, after = -1;
+
+    /* Once first, so that what the library keeps for good is already there. */
+    for (int round = 0; round < 2; round++) {
+        before = mapping_count();
+        for (int i = 0; i < (round == 0 ? 1 : 150); i++) {
+            MPI_Comm c;
+
+            if (i % 2) {
+                CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+            } else {
+                CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 3, rank, &c));
+            }
+            int v = rank + i, sum = -1, n, me;
+
+            MPI_Comm_size(c, &n);
+            MPI_Comm_rank(c, &me);
+            CHECK_MPI(MPI_Reduce(&v, &sum, 1, MPI_INT, MPI_SUM, n - 1, c));
+            CHECK(me != n - 1 || sum >= v);
+            CHECK_MPI(MPI_Comm_free(&c));
+        }
+        after = mapping_count();
+    }
+    if (before >= 0 && after > before + 8) {
+        fail(__LINE__, "%ld mappings before 150 communicators were made and freed, %ld after",
+             before, after);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm rev;
@@ -138,6 +190,7 @@ int main(int argc, char **argv)
     test_counts(rev, "reduce (reversed split, counts)");
     CHECK_MPI(MPI_Comm_free(&rev));
     test_reduce_local();
+    test_remake();
 
     red_free();
     printf("%s %d: ok\n", prog, rank);

@@ -1,0 +1,135 @@
+/*
+ * coll_shm.h - the shared-memory segment that the shm collective algorithms of a host-local
+ * communicator work in, and the waiting and copying they share.
+ *
+ * Layer: coll.  Must not: be used on a communicator whose members are not all on this host;
+ * send point-to-point messages except while making the segment.
+ *
+ * Life cycle: the segment is made at the first shm collective on a communicator (a collective
+ * step: every member takes part) and lives in comm->coll_state until the communicator is freed
+ * or the library finalizes; freeing only unmaps it, with no message.  Rank 0 creates the file
+ * /<nspace>.coll.<context>.<world rank of rank 0>, the others map it, and rank 0 unlinks it
+ * once every member has agreed that it could map it, so nothing stays in /dev/shm.  When any
+ * member fails, all of them learn it and the communicator keeps the message-based algorithms
+ * for good.  Only the control lines' memory is reserved then (a barrier needs no more); rank 0
+ * reserves the slots' at the first broadcast or reduction and says on its line whether it
+ * could, so a full /dev/shm sends the communicator back to messages instead of raising SIGBUS.
+ *
+ * Layout: one control line per rank (only its rank writes it), then 2 * size data slots of
+ * slot_size bytes.  Each rank's line holds a step counter that only grows: every
+ * member goes through the same steps in the same order (collectives are called in the same
+ * order everywhere), so a counter value names the same point of the same collective on every
+ * rank, and "every rank has reached step S" is what the algorithms wait for.  The owner of a
+ * line publishes a step with a release store after its writes to the slots; a reader loads it
+ * with acquire before reading them.  No counter is ever reset.
+ *
+ * Slots are reused without a handshake of their own: before writing into a slot a rank waits
+ * until every rank has reached the step after which nobody reads the slot's old contents
+ * (comm_coll_shm's free_at, the same on every rank because every rank does the same steps).
+ *
+ * Threads: the caller holds the progress lock (as for every collective).
+ */
+#ifndef COMM_COLL_SHM_H
+#define COMM_COLL_SHM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coll/coll.h"
+
+/* A slot is the largest piece of a message one rank puts in the segment at a time; larger
+ * messages go through in pieces, pipelined over the slots.  Larger slots mean fewer handoffs
+ * (256 KiB pieces move large messages 10-40% faster than 64 KiB ones here), so a communicator
+ * gets the largest slots, from COMM_COLL_SHM_SLOT_MIN to COMM_COLL_SHM_SLOT_MAX, whose 2p fit
+ * in COMM_COLL_SHM_DATA bytes: 256 KiB up to 8 ranks, 64 KiB from 32. */
+enum {
+    COMM_COLL_SHM_SLOT_MIN = 64 * 1024,
+    COMM_COLL_SHM_SLOT_MAX = 256 * 1024,
+    COMM_COLL_SHM_DATA = 4 * 1024 * 1024,
+};
+
+/* Reductions of vectors up to this many bytes times (p - 1) are folded whole by every rank that
+ * wants the result (one wait) rather than shared out (two waits per piece). */
+enum { COMM_COLL_SHM_FOLD_BYTES = 64 * 1024 };
+
+/* One rank's control line: never shares a cache line (or the adjacent-line prefetch pair) with
+ * another rank's. */
+struct comm_coll_shm_line {
+    _Alignas(128) _Atomic uint64_t step;
+    _Atomic uint32_t slots; /* rank 0's line only: COMM_COLL_SHM_SLOTS_* */
+};
+
+/* Whether the data slots can be used: rank 0 reserves their memory at their first use. */
+enum { COMM_COLL_SHM_SLOTS_UNKNOWN, COMM_COLL_SHM_SLOTS_READY, COMM_COLL_SHM_SLOTS_REFUSED };
+
+/* One communicator's segment, as this process sees it.  Owned by the communicator
+ * (coll_state); used under the progress lock. */
+struct comm_coll_shm {
+    bool usable;     /* false: the segment could not be made; use message-based algorithms */
+    int slots_state; /* COMM_COLL_SHM_SLOTS_*, as this rank last saw it */
+    int fd;          /* rank 0, until the slots are reserved: the segment's file; else -1 */
+    int rank, size;  /* the communicator's */
+    void *base;      /* the mapping */
+    size_t len;      /* of the mapping */
+    struct comm_coll_shm_line *lines; /* size of them */
+    char *slots;                      /* nslots * slot_size bytes */
+    size_t slot_size;                 /* the same on every rank: it follows from size */
+    unsigned nslots;                  /* 2 * size */
+    uint64_t step;                    /* the last step this rank published */
+    uint64_t *free_at;                /* per slot: the step every rank must reach first */
+    unsigned next_ring;               /* broadcasts: the next slot of the ring */
+    unsigned next_half;               /* reductions: the half of the slots to use next */
+};
+
+/*
+ * The segment of COMM, made at the first call (a collective step on COMM: every member must
+ * call it at the same point).  *shm_out is NULL when COMM cannot use one (not host-local, a
+ * single rank, or the segment could not be made on some member, which every member then
+ * knows); the caller falls back to a message-based algorithm.  Returns MPI_SUCCESS, or the
+ * MPI error of a failed message while agreeing (then *shm_out is NULL).
+ */
+int comm_coll_shm_get(struct comm_communicator *comm, struct comm_coll_shm **shm_out);
+
+/* Whether the data slots can be used; at the first call on a communicator (every member calls
+ * it at the same point, with no message), rank 0 reserves their memory and tells the others
+ * whether it could.  When it could not, every member keeps message-based algorithms for
+ * everything but the barrier. */
+bool comm_coll_shm_slots_ready(struct comm_coll_shm *shm);
+
+/* Slot I (0 <= I < nslots). */
+static inline char *comm_coll_shm_slot(const struct comm_coll_shm *shm, unsigned i)
+{
+    return shm->slots + (size_t)i * shm->slot_size;
+}
+
+/* Publishes STEP (>= the last one) on this rank's line, after every write before it. */
+void comm_coll_shm_post(struct comm_coll_shm *shm, uint64_t step);
+
+/* Waits until rank RANK, or every rank, has published STEP or a later one; every write they
+ * made before publishing it is then visible.  Keeps point-to-point moving, and yields the
+ * core when ranks outnumber cores. */
+void comm_coll_shm_wait(const struct comm_coll_shm *shm, int rank, uint64_t step);
+void comm_coll_shm_wait_all(const struct comm_coll_shm *shm, uint64_t step);
+
+/* Copies COUNT elements of DT laid out from SRC to the same layout at DST; touches nothing
+ * of DST but the type's data bytes.  SRC and DST must not overlap. */
+void comm_coll_shm_copy(const void *src, void *dst, MPI_Count count,
+                        const struct comm_datatype *dt);
+
+/*
+ * Reduction of COUNT elements of DT with OP, in rank order, through the segment: the result
+ * goes to RBUF on ROOT, or on every rank when ROOT is COMM_COLL_SHM_ALL.  SBUF may equal RBUF.
+ * Returns MPI_SUCCESS, or MPI_ERR_OP when OP fails on DT.  The caller has checked that
+ * comm_coll_shm_reduce_fits(DT).
+ */
+enum { COMM_COLL_SHM_ALL = -1 };
+int comm_coll_shm_reduce(struct comm_coll_shm *shm, const void *sbuf, void *rbuf, MPI_Count count,
+                         struct comm_datatype *dt, struct comm_op *op, int root);
+
+/* Whether elements of DT can go through the slots in memory layout (a positive extent and an
+ * element that fits a slot). */
+bool comm_coll_shm_reduce_fits(const struct comm_datatype *dt);
+
+#endif
