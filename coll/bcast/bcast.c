@@ -9,6 +9,8 @@
 
 const struct comm_coll_algorithm comm_coll_bcast_algorithms[] = {
     {.name = "binomial", .fn.bcast = comm_coll_bcast_binomial},
+    {.name = "scatter_allgather", .fn.bcast = comm_coll_bcast_scatter_allgather},
+    {.name = "chain", .fn.bcast = comm_coll_bcast_chain},
 };
 
 const size_t comm_coll_bcast_nalgorithms =

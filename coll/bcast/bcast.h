@@ -12,6 +12,10 @@ enum { COMM_COLL_TAG_BCAST = 2 };
 
 int comm_coll_bcast_binomial(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
                              struct comm_communicator *comm);
+int comm_coll_bcast_scatter_allgather(void *buf, MPI_Count count, struct comm_datatype *dt,
+                                      int root, struct comm_communicator *comm);
+int comm_coll_bcast_chain(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
+                          struct comm_communicator *comm);
 
 extern const struct comm_coll_algorithm comm_coll_bcast_algorithms[];
 extern const size_t comm_coll_bcast_nalgorithms;
