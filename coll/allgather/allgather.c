@@ -9,6 +9,8 @@
 
 const struct comm_coll_algorithm comm_coll_allgather_algorithms[] = {
     {.name = "ring", .fn.allgatherv = comm_coll_allgather_ring},
+    {.name = "recursive_doubling", .fn.allgatherv = comm_coll_allgather_recursive_doubling},
+    {.name = "bruck", .fn.allgatherv = comm_coll_allgather_bruck},
 };
 
 const size_t comm_coll_allgather_nalgorithms =
