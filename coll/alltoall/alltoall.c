@@ -9,6 +9,9 @@
 
 const struct comm_coll_algorithm comm_coll_alltoall_algorithms[] = {
     {.name = "pairwise", .fn.alltoallw = comm_coll_alltoall_pairwise},
+    {.name = "bruck",
+     .restrictions = COMM_COLL_UNIFORM_ONLY,
+     .fn.alltoallw = comm_coll_alltoall_bruck},
 };
 
 const size_t comm_coll_alltoall_nalgorithms =
