@@ -9,6 +9,9 @@
 
 const struct comm_coll_algorithm comm_coll_gather_algorithms[] = {
     {.name = "linear", .fn.gatherv = comm_coll_gather_linear},
+    {.name = "binomial",
+     .restrictions = COMM_COLL_UNIFORM_ONLY,
+     .fn.gatherv = comm_coll_gather_binomial},
 };
 
 const size_t comm_coll_gather_nalgorithms =
