@@ -9,6 +9,9 @@
 
 const struct comm_coll_algorithm comm_coll_scatter_algorithms[] = {
     {.name = "linear", .fn.scatterv = comm_coll_scatter_linear},
+    {.name = "binomial",
+     .restrictions = COMM_COLL_UNIFORM_ONLY,
+     .fn.scatterv = comm_coll_scatter_binomial},
 };
 
 const size_t comm_coll_scatter_nalgorithms =
