@@ -21,9 +21,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-/* Bytes per segment: large enough that a segment costs much more than a message's latency,
- * small enough that the pipeline fills quickly (measured on shared memory: 64 KiB to 256 KiB
- * do about as well on 16 MiB; smaller segments lose to per-message costs). */
+/* Bytes per segment.  Measured on shared memory (3 ranks, 16 MiB): 32 KiB segments and
+ * below are several times slower (the per-segment handshakes dominate), 64 KiB somewhat, and
+ * 128 KiB to 1 MiB do about equally well; the smallest of those fills the pipeline soonest. */
 enum { COMM_COLL_BCAST_CHAIN_SEGMENT = 128 * 1024 };
 
 static int chain_run(char *bytes, size_t n, struct comm_datatype *byte, int root,
