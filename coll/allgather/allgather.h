@@ -13,6 +13,14 @@ enum { COMM_COLL_TAG_ALLGATHER = 7 };
 int comm_coll_allgather_ring(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt,
                              void *rbuf, const int *rcounts, const int *displs,
                              struct comm_datatype *rdt, struct comm_communicator *comm);
+int comm_coll_allgather_recursive_doubling(const void *sbuf, MPI_Count scount,
+                                           struct comm_datatype *sdt, void *rbuf,
+                                           const int *rcounts, const int *displs,
+                                           struct comm_datatype *rdt,
+                                           struct comm_communicator *comm);
+int comm_coll_allgather_bruck(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt,
+                              void *rbuf, const int *rcounts, const int *displs,
+                              struct comm_datatype *rdt, struct comm_communicator *comm);
 
 extern const struct comm_coll_algorithm comm_coll_allgather_algorithms[];
 extern const size_t comm_coll_allgather_nalgorithms;

@@ -11,10 +11,13 @@
 enum { COMM_COLL_TAG_ALLTOALL = 8 };
 
 int comm_coll_alltoall_pairwise(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
-                                struct comm_datatype *const *sdts, void *rbuf,
-                                const int *rcounts, const MPI_Aint *rdispls,
-                                struct comm_datatype *const *rdts,
+                                struct comm_datatype *const *sdts, void *rbuf, const int *rcounts,
+                                const MPI_Aint *rdispls, struct comm_datatype *const *rdts,
                                 struct comm_communicator *comm);
+int comm_coll_alltoall_bruck(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
+                             struct comm_datatype *const *sdts, void *rbuf, const int *rcounts,
+                             const MPI_Aint *rdispls, struct comm_datatype *const *rdts,
+                             struct comm_communicator *comm);
 
 extern const struct comm_coll_algorithm comm_coll_alltoall_algorithms[];
 extern const size_t comm_coll_alltoall_nalgorithms;

@@ -12,6 +12,10 @@ enum { COMM_COLL_TAG_BCAST = 2 };
 
 int comm_coll_bcast_binomial(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
                              struct comm_communicator *comm);
+int comm_coll_bcast_scatter_allgather(void *buf, MPI_Count count, struct comm_datatype *dt,
+                                      int root, struct comm_communicator *comm);
+int comm_coll_bcast_chain(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
+                          struct comm_communicator *comm);
 /* Host-local communicators; on others it is the binomial broadcast. */
 int comm_coll_bcast_shm(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
                         struct comm_communicator *comm);

@@ -12,8 +12,10 @@ enum { COMM_COLL_TAG_SCATTER = 6 };
 
 int comm_coll_scatter_linear(const void *sbuf, const int *scounts, const int *displs,
                              struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
-                             struct comm_datatype *rdt, int root,
-                             struct comm_communicator *comm);
+                             struct comm_datatype *rdt, int root, struct comm_communicator *comm);
+int comm_coll_scatter_binomial(const void *sbuf, const int *scounts, const int *displs,
+                               struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
+                               struct comm_datatype *rdt, int root, struct comm_communicator *comm);
 
 extern const struct comm_coll_algorithm comm_coll_scatter_algorithms[];
 extern const size_t comm_coll_scatter_nalgorithms;

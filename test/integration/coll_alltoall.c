@@ -3,7 +3,8 @@
  * counts 0, 1, 37 and about 1 MiB sent by each rank, with int, double and a strided vector
  * type, with and without MPI_IN_PLACE; Alltoallv with per-pair counts (some empty) in reverse
  * peer order with gaps that must stay untouched; Alltoallw mixing ints and the vector type per
- * peer with byte displacements.
+ * peer with byte displacements; Alltoall sending one contiguous type of 37 ints per peer and
+ * receiving 37 MPI_INT.
  *
  * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
  * guarantees.  Any number of ranks >= 1.  Prints "coll_alltoall R: ok" per rank, or
@@ -182,6 +183,36 @@ static void test_alltoallw(long c, int in_place)
     free(rt);
 }
 
+/* Each rank sends one contiguous block of 37 ints to each peer and receives 37 MPI_INT from
+ * each: the same type signature, so the blocks must land whatever the algorithm packs. */
+static void test_mixed_types(void)
+{
+    enum { N = 37 };
+    MPI_Datatype block;
+    int *sbuf = malloc(sizeof(int) * N * (size_t)size);
+    int *rbuf = malloc(sizeof(int) * (N * (size_t)size + 1));
+
+    CHECK(sbuf != NULL && rbuf != NULL);
+    CHECK_MPI(MPI_Type_contiguous(N, MPI_INT, &block));
+    CHECK_MPI(MPI_Type_commit(&block));
+    for (int p = 0; p < size; p++) {
+        for (int i = 0; i < N; i++) {
+            sbuf[p * N + i] = val(rank, p, i);
+        }
+    }
+    memset(rbuf, RFILL, sizeof(int) * (N * (size_t)size + 1));
+    CHECK_MPI(MPI_Alltoall(sbuf, 1, block, rbuf, N, MPI_INT, MPI_COMM_WORLD));
+    for (int q = 0; q < size; q++) {
+        for (int i = 0; i < N; i++) {
+            CHECK(rbuf[q * N + i] == val(q, rank, i));
+        }
+    }
+    CHECK(untouched(rbuf, T_INT, N * (long)size));
+    CHECK_MPI(MPI_Type_free(&block));
+    free(sbuf);
+    free(rbuf);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -205,6 +236,7 @@ int main(int argc, char **argv)
         test_alltoallw(c, 0);
         test_alltoallw(c, 1);
     }
+    test_mixed_types();
 
     types_free();
     printf("%s %d: ok\n", prog, rank);

@@ -3,9 +3,11 @@
  * 1 MiB (1 MiB from the first, middle and last root), with int, double and a strided vector
  * type (receives must not touch its gaps), on MPI_COMM_WORLD, a split communicator with
  * reversed ranks and MPI_COMM_SELF; the root sending one contiguous type while the others
- * receive the same signature as ints; back-to-back broadcasts from changing roots; 16 MiB
- * from the last rank; broadcasts interleaved on three communicators; 150 communicators made,
- * used and freed, after which the process must not hold more mappings (where /proc says).
+ * receive the same signature as ints; back-to-back broadcasts from changing roots; 16 MiB of
+ * ints (plus a few, so that no segmentation divides it evenly) from the first and last root,
+ * and 4 MiB of the vector type (16 MiB span) from the middle root;
+ * broadcasts interleaved on three communicators; 150 communicators made, used and freed, after
+ * which the process must not hold more mappings (where /proc says).
  *
  * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
  * guarantees.  Any number of ranks >= 1.  Prints "coll_bcast R: ok" per rank, or
@@ -90,6 +92,31 @@ static void test_mixed_types(void)
     CHECK_MPI(MPI_Type_free(&block));
 }
 
+/* Messages large enough for pipelined and scattered broadcasts to cut them in many pieces. */
+static void test_large(void)
+{
+    const long n_int = (16L << 20) / (long)sizeof(int) + 3, n_vec = (1L << 20) + 5;
+    const int roots[3] = {0, size - 1, size / 2};
+
+    for (int k = 0; k < 3; k++) {
+        int t = k < 2 ? T_INT : T_VEC, root = roots[k];
+        long cnt = k < 2 ? n_int : n_vec;
+        void *buf = tbuf(t, cnt + 1, rank == root ? SFILL : RFILL);
+
+        for (long i = 0; rank == root && i < cnt; i++) {
+            put(buf, t, i, val(root, 50 + k, i));
+        }
+        CHECK_MPI(MPI_Bcast(buf, (int)cnt, types[t], root, MPI_COMM_WORLD));
+        if (rank != root) {
+            for (long i = 0; i < cnt; i++) {
+                expect_elem(buf, t, i, val(root, 50 + k, i), "bcast large", __LINE__);
+            }
+            expect_untouched(buf, t, cnt, "bcast large", __LINE__);
+        }
+        free(buf);
+    }
+}
+
 /* Broadcasts back to back from every root in turn must not mix up. */
 static void test_back_to_back(void)
 {
@@ -105,24 +132,14 @@ static void test_back_to_back(void)
     }
 }
 
-/* 16 MiB and a few more bytes from the last rank, so an algorithm that works in pieces needs
- * many of them; then a message of one piece and a bit on three communicators interleaved. */
-static void test_large(void)
+/* A message of one piece and a bit on three communicators, interleaved. */
+static void test_interleaved(void)
 {
-    long n = (16L << 20) / (long)sizeof(int) + 3, m = 70001;
-    int *buf = malloc(sizeof(int) * (size_t)n);
+    long m = 70001;
+    int *buf = malloc(sizeof(int) * (size_t)m);
     MPI_Comm comms[3];
 
     CHECK(buf != NULL);
-    for (long i = 0; i < n; i++) {
-        buf[i] = rank == size - 1 ? val(size - 1, 5, i) : -1;
-    }
-    CHECK_MPI(MPI_Bcast(buf, (int)n, MPI_INT, size - 1, MPI_COMM_WORLD));
-    for (long i = 0; i < n; i++) {
-        if (buf[i] != val(size - 1, 5, i)) {
-            fail(__LINE__, "bcast 16 MiB: element %ld of %ld wrong", i, n);
-        }
-    }
     comms[0] = MPI_COMM_WORLD;
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comms[1]));
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &comms[2]));
@@ -217,6 +234,7 @@ int main(int argc, char **argv)
     test_mixed_types();
     test_back_to_back();
     test_large();
+    test_interleaved();
     test_remake();
 
     types_free();
