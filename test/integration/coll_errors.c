@@ -11,7 +11,8 @@
  * These are erroneous programs, whose behaviour the standard leaves open: the test states what
  * comm promises (Open MPI passes it but for one error class; MPICH checks less).
  * Limits of comm itself (collectives it does not serve on intercommunicators) are checked
- * only when built against comm's mpi.h.  Prints "coll_errors R: ok" per rank, or "FAIL: coll_errors rank R: ..." and aborts.
+ * only when built against comm's mpi.h.  Prints "coll_errors R: ok" per rank, or
+ * "FAIL: coll_errors rank R: ..." and aborts.
  */
 #include <mpi.h>
 
