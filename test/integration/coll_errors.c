@@ -26,26 +26,6 @@ static int rank, size;
 
 #include "p2p_check.h"
 
-static void expect_class(int rc, int cls, const char *what, int line)
-{
-    char text[MPI_MAX_ERROR_STRING];
-    int got = -1, len = -1;
-
-    if (rc == MPI_SUCCESS) {
-        fail(line, "%s succeeded, expected error class %d", what, cls);
-    }
-    CHECK_MPI(MPI_Error_class(rc, &got));
-    if (got != cls) {
-        fail(line, "%s returned %d of class %d, expected class %d", what, rc, got, cls);
-    }
-    CHECK_MPI(MPI_Error_string(rc, text, &len));
-    if (len <= 0 || (size_t)len != strlen(text)) {
-        fail(line, "%s: error string of %d is empty or its length is wrong", what, rc);
-    }
-}
-
-#define EXPECT(call, cls) expect_class((call), (cls), #call, __LINE__)
-
 static void test_collective_arguments(void)
 {
     int buf[8] = {0}, out[8] = {0}, *all = malloc(sizeof(int) * (size_t)size * 8);

@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #if defined(__GNUC__) && !defined(__clang__)
 /* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which gcc takes for a too-small array. */
@@ -49,5 +50,31 @@ static void fail(int line, const char *fmt, ...)
             fail(__LINE__, "%s returned %d", #call, rc_);                                     \
         }                                                                                     \
     } while (0)
+
+/* RC, returned by WHAT, must be an error of class CLS with a non-empty string (for tests
+ * that set MPI_ERRORS_RETURN). */
+#if defined(__GNUC__)
+static void expect_class(int rc, int cls, const char *what, int line) __attribute__((unused));
+#endif
+
+static void expect_class(int rc, int cls, const char *what, int line)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int got = -1, len = -1;
+
+    if (rc == MPI_SUCCESS) {
+        fail(line, "%s succeeded, expected error class %d", what, cls);
+    }
+    CHECK_MPI(MPI_Error_class(rc, &got));
+    if (got != cls) {
+        fail(line, "%s returned %d of class %d, expected class %d", what, rc, got, cls);
+    }
+    CHECK_MPI(MPI_Error_string(rc, text, &len));
+    if (len <= 0 || (size_t)len != strlen(text)) {
+        fail(line, "%s: error string of %d is empty or its length is wrong", what, rc);
+    }
+}
+
+#define EXPECT(call, cls) expect_class((call), (cls), #call, __LINE__)
 
 #endif
