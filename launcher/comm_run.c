@@ -29,9 +29,18 @@
 
 static const char run_usage[] =
     "Usage: comm-run [options] program [arguments...]\n"
-    "Start an MPI program's ranks on this host and watch them.\n"
+    "Start an MPI program's ranks on this host or across hosts, and watch them.\n"
     "\n"
-    "  -n, -np N              number of ranks (default: the number of cores)\n"
+    "  -n, -np N              number of ranks (default: the number of cores, or every slot\n"
+    "                         of the hosts)\n"
+    "  -H, --host LIST        hosts and their slots: h0:2,h1:2 (a host without :N has 1)\n"
+    "      --hostfile FILE    hosts from FILE, one per line: 'h slots=N' or 'h:N'\n"
+    "  -N, --ppn N            N ranks on each host (instead of the slots)\n"
+    "      --map-by slot|node  fill each host's slots first (slot, the default), or place\n"
+    "                         ranks on the hosts in turn (node)\n"
+    "      --display-map      print which ranks run on which host\n"
+    "      --launch-agent CMD  how to start comm-run on another host, run as\n"
+    "                         CMD HOST PROGRAM ARGS... (default: ssh)\n"
     "      --bind-to core|none  bind each rank to a core, or not (default: core when the\n"
     "                         ranks fit the cores, none otherwise)\n"
     "      --report-bindings  print where each rank is bound\n"
@@ -309,6 +318,7 @@ static int run_finish(struct comm_run_job *job, bool started)
         event_base_dispatch(job->base);
     }
     comm_run_io_shutdown(job);
+    comm_run_remote_free(job);
     while (waitpid(-1, NULL, WNOHANG) > 0) {
         /* orphans of the ranks, killed with their process group */
     }
@@ -338,14 +348,74 @@ static int run_finish(struct comm_run_job *job, bool started)
     return job->exit_status;
 }
 
+/* Fills the ranks from the job's map: which host, which are this host's, their local
+ * numbers. */
+static int run_place_ranks(struct comm_run_job *job)
+{
+    long *per_host = calloc(job->hosts.n, sizeof(long));
+
+    job->ranks = calloc((size_t)job->np, sizeof(*job->ranks));
+    if (job->ranks == NULL || per_host == NULL) {
+        free(per_host);
+        comm_log_error("launcher", "out of memory for %ld ranks", job->np);
+        return COMM_ERR_NOMEM;
+    }
+    job->local_np = 0;
+    for (long i = 0; i < job->np; i++) {
+        struct comm_run_rank *r = &job->ranks[i];
+
+        r->rank = i;
+        r->out_fd = r->err_fd = -1;
+        r->host = job->rank_host[i];
+        r->local = r->host == job->this_host;
+        r->local_rank = per_host[r->host]++;
+        job->local_np += r->local;
+    }
+    free(per_host);
+    return COMM_OK;
+}
+
+/* comm-run (not an agent): the hosts and where each rank runs. */
+static int run_plan_hosts(struct comm_run_job *job, const struct comm_run_options *opts,
+                          char *err, size_t len)
+{
+    struct comm_run_hosts *h = &job->hosts;
+    int rc = COMM_OK;
+
+    if (opts->host_list != NULL) {
+        rc = comm_run_hosts_parse_list(h, opts->host_list, err, len);
+    } else if (opts->hostfile != NULL) {
+        rc = comm_run_hosts_parse_file(h, opts->hostfile, err, len);
+    } else {
+        /* This host only, with a slot per core unless -np says otherwise. */
+        char spec[300];
+
+        long slots = comm_run_bind_ncores();
+
+        slots = opts->np > slots ? opts->np : opts->ppn > slots ? opts->ppn : slots;
+        snprintf(spec, sizeof(spec), "%s:%ld", job->host, slots);
+        rc = comm_run_hosts_parse_list(h, spec, err, len);
+    }
+    if (rc == COMM_OK) {
+        rc = comm_run_hosts_map(h, job->host, opts->np, opts->ppn, opts->map_by,
+                                &job->rank_host, &job->np, err, len);
+    }
+    if (rc == COMM_OK && opts->host_list == NULL && opts->hostfile == NULL) {
+        /* Without a host list every rank runs here, however many there are. */
+        h->own = 0;
+        h->list[0].nranks = job->np;
+    }
+    job->this_host = h->own;
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const struct comm_setting_table *tables[8];
-    struct comm_run_options opts;
+    struct comm_run_options opts, agent_opts;
     struct comm_run_job job;
     struct comm_pmix_server_job sjob;
-    const char *hosts[1];
-    long *rank_host = NULL;
+    const char **host_names = NULL;
     char err[512], program[PATH_MAX];
     size_t ntables = 0;
     bool started = false;
@@ -378,49 +448,75 @@ int main(int argc, char **argv)
     job.opts = &opts;
     job.failed_rank = -1;
     job.stdin_fd = -1;
+    job.this_host = -1;
+    job.exit_status = COMM_RUN_EXIT_FAILURE;
     pthread_mutex_init(&job.lock, NULL);
-    if (comm_run_options_timeout(&opts, comm_config_env("MPIEXEC_TIMEOUT"), &job.timeout, err,
-                                 sizeof(err)) < 0 ||
-        run_resolve_program(argv[opts.program_index], program, sizeof(program), err,
-                            sizeof(err)) < 0) {
-        run_usage_error(err);
-        comm_run_options_free(&opts);
-        return COMM_RUN_EXIT_USAGE;
-    }
-    job.program = program;
-    job.argv = &argv[opts.program_index];
-    job.np = opts.np > 0 ? opts.np : comm_run_bind_ncores();
     if (gethostname(job.host, sizeof(job.host) - 1) != 0) {
         snprintf(job.host, sizeof(job.host), "localhost");
     }
-    snprintf(job.nspace, sizeof(job.nspace), "comm-run.%ld", (long)getpid());
-    job.ranks = calloc((size_t)job.np, sizeof(*job.ranks));
-    rank_host = calloc((size_t)job.np, sizeof(long));
-    job.exit_status = COMM_RUN_EXIT_FAILURE;
-    if (job.ranks == NULL || rank_host == NULL) {
-        comm_log_error("launcher", "out of memory for %ld ranks", job.np);
+    if (opts.agent_host >= 0) {
+        /* An agent: everything comes from comm-run. */
+        if (comm_run_agent_join(&job, &opts, &agent_opts) < 0) {
+            goto out;
+        }
+        job.opts = &agent_opts;
+        snprintf(job.host, sizeof(job.host), "%s", job.hosts.list[job.this_host].name);
+    } else {
+        if (comm_run_options_timeout(&opts, comm_config_env("MPIEXEC_TIMEOUT"), &job.timeout,
+                                     err, sizeof(err)) < 0 ||
+            run_resolve_program(argv[opts.program_index], program, sizeof(program), err,
+                                sizeof(err)) < 0 ||
+            run_plan_hosts(&job, &opts, err, sizeof(err)) < 0) {
+            run_usage_error(err);
+            comm_run_hosts_free(&job.hosts);
+            free(job.rank_host);
+            comm_run_options_free(&opts);
+            return COMM_RUN_EXIT_USAGE;
+        }
+        job.program = program;
+        job.argv = &argv[opts.program_index];
+        snprintf(job.nspace, sizeof(job.nspace), "comm-run.%ld", (long)getpid());
+        if (opts.display_map) {
+            comm_run_hosts_display(&job.hosts, job.rank_host, job.np);
+        }
+    }
+    if (run_place_ranks(&job) < 0) {
         goto out;
     }
-    for (long i = 0; i < job.np; i++) {
-        job.ranks[i].rank = i;
-        job.ranks[i].out_fd = job.ranks[i].err_fd = -1;
+    for (size_t i = 0; i < job.hosts.n; i++) {
+        bool other = (long)i != job.this_host && job.hosts.list[i].nranks > 0;
+
+        if (other && opts.agent_host < 0 && job.remote == NULL &&
+            comm_run_remote_launch(&job) < 0) {
+            goto out;
+        }
+    }
+    if (job.remote == NULL) {
+        snprintf(job.net_interfaces, sizeof(job.net_interfaces), "lo");
     }
     if (run_setup_loop(&job) < 0 || run_make_tmpdir(&job) < 0 ||
-        comm_pmix_server_init(job.tmpdir, &run_server_ops, &job) < 0) {
+        comm_pmix_server_init(job.tmpdir, &run_server_ops, &job) < 0 ||
+        (job.remote != NULL && comm_run_remote_attach(&job) < 0)) {
         goto out;
     }
-    hosts[0] = job.host;
+    host_names = calloc(job.hosts.n, sizeof(*host_names));
+    if (host_names == NULL) {
+        goto out;
+    }
+    for (size_t i = 0; i < job.hosts.n; i++) {
+        host_names[i] = job.hosts.list[i].name;
+    }
     sjob = (struct comm_pmix_server_job){
         .nspace = job.nspace,
         .size = job.np,
         .universe_size = job.np,
-        .nhosts = 1,
-        .hosts = hosts,
-        .rank_host = rank_host,
-        .this_host = 0,
+        .nhosts = job.hosts.n,
+        .hosts = host_names,
+        .rank_host = job.rank_host,
+        .this_host = job.this_host >= 0 ? (size_t)job.this_host : job.hosts.n,
     };
     if (comm_pmix_server_register_job(&sjob) < 0 ||
-        comm_run_bind_plan(&job, opts.bind, opts.report_bindings) < 0) {
+        comm_run_bind_plan(&job, job.opts->bind, job.opts->report_bindings) < 0) {
         goto out;
     }
     job.exit_status = 0;
@@ -437,7 +533,9 @@ int main(int argc, char **argv)
     event_base_dispatch(job.base);
 out:
     status = run_finish(&job, started);
-    free(rank_host);
+    free(host_names);
+    free(job.rank_host);
+    comm_run_hosts_free(&job.hosts);
     comm_run_options_free(&opts);
     pthread_mutex_destroy(&job.lock);
     return status;

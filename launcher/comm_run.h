@@ -32,6 +32,11 @@ enum comm_run_bind {
     COMM_RUN_BIND_NONE,
 };
 
+enum comm_run_map {
+    COMM_RUN_MAP_SLOT, /* fill each host's slots before the next host */
+    COMM_RUN_MAP_NODE, /* one rank per host in turn */
+};
+
 enum comm_run_action {
     COMM_RUN_ACTION_RUN,
     COMM_RUN_ACTION_HELP,
@@ -58,7 +63,45 @@ struct comm_run_options {
     size_t nexports;
     const char **exports; /* -x arguments, as given */
     int program_index;  /* argv index of the program */
+    /* Hosts (NULL when not given: this host only). */
+    const char *host_list;    /* --host */
+    const char *hostfile;     /* --hostfile */
+    long ppn;                 /* -N/--ppn; 0: by slots */
+    enum comm_run_map map_by; /* --map-by */
+    bool display_map;
+    const char *launch_agent; /* --launch-agent, default "ssh" */
+    /* Internal: comm-run started on a remote host as the agent of host AGENT_HOST, connecting
+     * back to AGENT_CONNECT ("ADDR[,ADDR...]:PORT"). */
+    long agent_host; /* -1: not an agent */
+    const char *agent_connect;
 };
+
+/* A host of the job. */
+struct comm_run_host {
+    char name[256];
+    long slots;
+    long nranks; /* ranks mapped to it */
+};
+
+/* The job's hosts, in the order given. */
+struct comm_run_hosts {
+    struct comm_run_host *list;
+    size_t n;
+    long own; /* comm-run's own host among them, -1: none */
+};
+
+/* comm_run_hosts.c: --host "h0:2,h1", --hostfile lines "h slots=N" or "h:N"; a name given twice
+ * adds up its slots.  Errors (naming the option or file:line) are written to ERR. */
+int comm_run_hosts_parse_list(struct comm_run_hosts *h, const char *list, char *err, size_t len);
+int comm_run_hosts_parse_file(struct comm_run_hosts *h, const char *path, char *err, size_t len);
+/* Finds comm-run's own host (HOSTNAME, localhost, or the network namespace it runs in) and maps
+ * NP_GIVEN ranks (<= 0: every slot, or PPN per host) to the hosts. */
+int comm_run_hosts_map(struct comm_run_hosts *h, const char *hostname, long np_given, long ppn,
+                       enum comm_run_map map_by, long **rank_host_out, long *np_out, char *err,
+                       size_t len);
+/* --display-map: one line per host with its ranks, on stdout. */
+void comm_run_hosts_display(const struct comm_run_hosts *h, const long *rank_host, long np);
+void comm_run_hosts_free(struct comm_run_hosts *h);
 
 /* Settings comm-run reads (MPIEXEC_TIMEOUT), for comm-info and the environment check. */
 extern const struct comm_setting_table comm_run_settings;
@@ -86,6 +129,9 @@ void comm_run_format_ranks(const long *ranks, size_t n, char *out, size_t len);
 struct comm_run_rank {
     struct comm_run_job *job;
     long rank;
+    long host;  /* index in job->hosts */
+    bool local; /* runs on this host (started and watched here) */
+    long local_rank; /* among the job's ranks on its host */
     pid_t pid; /* 0 before fork; the rank's process group has the same id */
     int out_fd;
     int err_fd;
@@ -118,7 +164,13 @@ struct comm_run_job {
     long np;
     long timeout;
     struct comm_run_rank *ranks;
-    long alive;        /* ranks not yet reaped */
+    struct comm_run_hosts hosts; /* one (this host) without --host/--hostfile */
+    long *rank_host;             /* host index of each rank */
+    long this_host;              /* this process's host among them; -1: none */
+    long local_np;               /* ranks on this host */
+    char net_interfaces[256];    /* COMM_NET_INTERFACES of the local ranks */
+    struct comm_run_remote *remote; /* the agents (comm-run) or comm-run (an agent); NULL */
+    long alive;        /* local ranks not yet reaped */
     long open_streams; /* stdout/stderr pipes not yet at EOF */
     bool stopping;     /* TERM was sent; nothing counts as a new failure */
     bool killed;       /* KILL was sent */
@@ -137,6 +189,13 @@ struct comm_run_job {
     pthread_mutex_t lock; /* guards the abort fields and `fences` */
     struct comm_run_fence *fences;
 };
+
+/* The host name of rank R. */
+static inline const char *comm_run_rank_host(const struct comm_run_job *job,
+                                             const struct comm_run_rank *r)
+{
+    return job->hosts.list[r->host].name;
+}
 
 /* A fence handed over by the PMIx server, waiting for the loop. */
 struct comm_run_fence {
@@ -165,5 +224,37 @@ void comm_run_job_process_wake(struct comm_run_job *job);
 void comm_run_job_reap(struct comm_run_job *job);
 void comm_run_job_check_done(struct comm_run_job *job);
 void comm_run_job_remove_files(const struct comm_run_job *job);
+/* What an agent reports of a rank of its host (comm-run applies the failure rules). */
+void comm_run_job_remote_exit(struct comm_run_job *job, long rank, long pid, int wstatus,
+                              bool connected, bool finalized);
+void comm_run_job_remote_abort(struct comm_run_job *job, long rank, long pid, int status,
+                               const char *message);
+/* Ends the job because of something else than a rank (a lost agent): STATUS unless a rank
+ * failed first. */
+void comm_run_job_fail(struct comm_run_job *job, int status);
+
+/* comm_run_remote.c: the agents of the other hosts (in comm-run), and comm-run (in an agent).
+ * comm-run: starts one agent per other host with ranks, through --launch-agent, and waits until
+ * each has connected back and proved the job's secret; then sends each its part of the job. */
+int comm_run_remote_launch(struct comm_run_job *job);
+/* An agent: connects back to comm-run, proves the secret, and receives its part of the job
+ * (fills JOB and OPTS_OUT, whose strings it keeps). */
+int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options *opts,
+                        struct comm_run_options *opts_out);
+/* Both: moves the connections onto the event loop (after it is set up). */
+int comm_run_remote_attach(struct comm_run_job *job);
+/* Both: the job is stopping (comm-run tells the agents). */
+void comm_run_remote_stop(struct comm_run_job *job);
+/* Both: a fence of this host's ranks, with this host's data. */
+void comm_run_remote_fence(struct comm_run_job *job, struct comm_run_fence *f);
+/* An agent: a rank of this host exited, or asked to abort. */
+void comm_run_remote_exit(struct comm_run_job *job, const struct comm_run_rank *r);
+void comm_run_remote_abort(struct comm_run_job *job, const struct comm_run_rank *r);
+/* Whether the remote side lets the job end (comm-run: every agent said it is done, or is gone;
+ * an agent: it has told comm-run it is done). */
+bool comm_run_remote_done(struct comm_run_job *job);
+void comm_run_remote_free(struct comm_run_job *job);
+/* comm-run: a child that is not a rank exited (an agent's launch command). */
+void comm_run_remote_reaped(struct comm_run_job *job, pid_t pid, int wstatus);
 
 #endif

@@ -68,13 +68,18 @@ int comm_run_bind_plan(struct comm_run_job *job, enum comm_run_bind mode, bool r
     type = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
     ncores = bind_cores_of(topo);
     if (mode == COMM_RUN_BIND_DEFAULT) {
-        mode = job->np <= ncores ? COMM_RUN_BIND_CORE : COMM_RUN_BIND_NONE;
-    } else if (mode == COMM_RUN_BIND_CORE && job->np > ncores) {
+        mode = job->local_np <= ncores ? COMM_RUN_BIND_CORE : COMM_RUN_BIND_NONE;
+    } else if (mode == COMM_RUN_BIND_CORE && job->local_np > ncores) {
         comm_log_warn("launcher", "--bind-to core with %ld ranks on %ld cores: cores are shared, "
-                      "%ld ranks or more on each", job->np, ncores, job->np / ncores);
+                      "%ld ranks or more on each", job->local_np, ncores, job->local_np / ncores);
     }
     for (long i = 0; i < job->np; i++) {
         struct comm_run_rank *r = &job->ranks[i];
+        long slot = r->local_rank;
+
+        if (!r->local) {
+            continue;
+        }
         hwloc_obj_t core;
         int cpu;
         char cpus[128] = "";
@@ -83,10 +88,10 @@ int comm_run_bind_plan(struct comm_run_job *job, enum comm_run_bind mode, bool r
         r->bound = false;
         CPU_ZERO(&r->cpus);
         if (mode == COMM_RUN_BIND_CORE) {
-            core = hwloc_get_obj_by_type(topo, type, (unsigned)(i % ncores));
+            core = hwloc_get_obj_by_type(topo, type, (unsigned)(slot % ncores));
             if (core == NULL || core->cpuset == NULL) {
                 comm_log_error("launcher", "hwloc has no core %ld to bind rank %ld to",
-                               i % ncores, i);
+                               slot % ncores, i);
                 hwloc_topology_destroy(topo);
                 return COMM_ERR_SYSTEM;
             }
@@ -103,15 +108,15 @@ int comm_run_bind_plan(struct comm_run_job *job, enum comm_run_bind mode, bool r
             }
             hwloc_bitmap_foreach_end();
             r->bound = true;
-            r->core = (int)(i % ncores);
+            r->core = (int)(slot % ncores);
         }
         if (report) {
             if (r->bound) {
-                comm_log_notice("launcher", "rank %ld on host %s bound to core %d (cpu %s)", i, job->host,
+                comm_log_notice("launcher", "rank %ld on host %s bound to core %d (cpu %s)", i, comm_run_rank_host(job, r),
                               r->core, cpus);
             } else {
                 comm_log_notice("launcher", "rank %ld on host %s not bound", i,
-                              job->host);
+                            comm_run_rank_host(job, r));
             }
         }
     }

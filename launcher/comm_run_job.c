@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,15 +95,14 @@ static int job_env_put(struct job_env *env, const char *entry)
 static int job_env_build(struct comm_run_job *job, long rank, struct job_env *env_out)
 {
     struct job_env env = {0};
-    /* On one host a rank's world and local numbers are the same. */
     const struct {
         const char *name;
         long value;
     } provided[] = {
         {"COMM_WORLD_RANK", rank},
         {"COMM_WORLD_SIZE", job->np},
-        {"COMM_WORLD_LOCAL_RANK", rank},
-        {"COMM_WORLD_LOCAL_SIZE", job->np},
+        {"COMM_WORLD_LOCAL_RANK", job->ranks[rank].local_rank},
+        {"COMM_WORLD_LOCAL_SIZE", job->local_np},
     };
     int rc = COMM_OK;
 
@@ -118,6 +118,9 @@ static int job_env_build(struct comm_run_job *job, long rank, struct job_env *en
 
         snprintf(num, sizeof(num), "%ld", provided[i].value);
         rc = job_env_set(&env, provided[i].name, num);
+    }
+    if (rc == COMM_OK && job->net_interfaces[0] != '\0') {
+        rc = job_env_set(&env, "COMM_NET_INTERFACES", job->net_interfaces);
     }
     if (rc == COMM_OK) {
         rc = comm_pmix_server_client_env(job->nspace, rank, &env.vars);
@@ -141,12 +144,18 @@ static int job_env_build(struct comm_run_job *job, long rank, struct job_env *en
  * A failed exec reports its errno through EXEC_FD (close-on-exec, so success closes it).
  */
 static _Noreturn void job_child(struct comm_run_job *job, struct comm_run_rank *r, char **envp,
-                                int child_in, int child_out, int child_err, int exec_fd)
+                                int child_in, int child_out, int child_err, int exec_fd,
+                                pid_t parent)
 {
     sigset_t none;
     int err;
 
     setpgid(0, 0);
+    /* A rank does not outlive its launcher, even one killed outright (an agent on a host
+     * comm-run cannot reach any more). */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
+        _exit(127);
+    }
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     signal(SIGPIPE, SIG_DFL);
@@ -172,7 +181,7 @@ static int job_start_rank(struct comm_run_job *job, struct comm_run_rank *r, int
 {
     struct job_env env;
     int child_out = -1, child_err = -1, exec_pipe[2], err = 0;
-    pid_t pid;
+    pid_t pid, parent;
     ssize_t n;
     int rc;
 
@@ -191,10 +200,11 @@ static int job_start_rank(struct comm_run_job *job, struct comm_run_rank *r, int
         job_env_free(&env);
         return COMM_ERR_SYSTEM;
     }
+    parent = getpid();
     pid = fork();
     if (pid == 0) {
         close(exec_pipe[0]);
-        job_child(job, r, env.vars, stdin_for_rank, child_out, child_err, exec_pipe[1]);
+        job_child(job, r, env.vars, stdin_for_rank, child_out, child_err, exec_pipe[1], parent);
     }
     close(exec_pipe[1]);
     comm_run_io_close_child_ends(-1, child_out, child_err);
@@ -229,19 +239,24 @@ int comm_run_job_start(struct comm_run_job *job)
         comm_log_error("launcher", "cannot open /dev/null: %s", strerror(errno));
         return COMM_ERR_SYSTEM;
     }
-    rc = comm_run_io_setup_stdin(job, &stdin0);
+    rc = job->ranks[0].local ? comm_run_io_setup_stdin(job, &stdin0) : COMM_OK;
     if (rc < 0) {
         comm_log_error("launcher", "cannot set up the standard input of rank 0");
         close(devnull);
         return rc;
     }
     for (long i = 0; i < job->np; i++) {
-        rc = job_start_rank(job, &job->ranks[i], i == 0 ? stdin0 : devnull);
+        if (!job->ranks[i].local) {
+            continue;
+        }
+        rc = job_start_rank(job, &job->ranks[i], i == 0 && stdin0 >= 0 ? stdin0 : devnull);
         if (rc < 0) {
             break;
         }
     }
-    close(stdin0);
+    if (stdin0 >= 0) {
+        close(stdin0);
+    }
     close(devnull);
     return rc;
 }
@@ -255,7 +270,7 @@ static void job_signal_all(struct comm_run_job *job, int signo)
 
         /* The whole process group: a rank's own children go too.  A reaped rank's group may
          * still hold its orphans. */
-        if (r->pid > 0) {
+        if (r->local && r->pid > 0) {
             kill(-r->pid, signo);
         }
     }
@@ -283,6 +298,9 @@ void comm_run_job_stop(struct comm_run_job *job, int signo)
     }
     job->stopping = true;
     job_signal_all(job, SIGTERM);
+    if (job->remote != NULL) {
+        comm_run_remote_stop(job);
+    }
     if (job->grace_ev == NULL) {
         job->grace_ev = evtimer_new(job->base, job_on_grace_expired, job);
     }
@@ -298,7 +316,9 @@ static long job_count_others_alive(const struct comm_run_job *job, const struct 
     long n = 0;
 
     for (long i = 0; i < job->np; i++) {
-        if (&job->ranks[i] != r && job->ranks[i].pid > 0 && !job->ranks[i].exited) {
+        const struct comm_run_rank *o = &job->ranks[i];
+
+        if (o != r && !o->exited && (!o->local || o->pid > 0)) {
             n++;
         }
     }
@@ -318,10 +338,11 @@ static void job_report_failure(struct comm_run_job *job, struct comm_run_rank *r
     }
     if (others > 0 && !job->stopping) {
         comm_log_error("launcher", "rank %ld (pid %ld) on host %s %s; stopping %ld other rank%s",
-                       r->rank, (long)r->pid, job->host, cause, others, others == 1 ? "" : "s");
+                       r->rank, (long)r->pid, comm_run_rank_host(job, r), cause, others,
+                       others == 1 ? "" : "s");
     } else {
         comm_log_error("launcher", "rank %ld (pid %ld) on host %s %s", r->rank, (long)r->pid,
-                       job->host, cause);
+                       comm_run_rank_host(job, r), cause);
     }
 }
 
@@ -344,7 +365,14 @@ static bool job_on_exit(struct comm_run_job *job, struct comm_run_rank *r, int w
 
     r->exited = true;
     r->wait_status = wstatus;
-    job->alive--;
+    if (r->local) {
+        job->alive--;
+    }
+    if (job->opts->agent_host >= 0) {
+        /* An agent reports; comm-run applies the failure rules to every host's ranks. */
+        comm_run_remote_exit(job, r);
+        return false;
+    }
     pthread_mutex_lock(&job->lock);
     if (r->aborted) {
         if (!r->reported && !job->stopping) {
@@ -387,11 +415,16 @@ void comm_run_job_reap(struct comm_run_job *job)
     int wstatus;
 
     while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
-        for (long i = 0; i < job->np; i++) {
-            if (job->ranks[i].pid == pid && !job->ranks[i].exited) {
+        bool rank = false;
+
+        for (long i = 0; i < job->np && !rank; i++) {
+            if (job->ranks[i].local && job->ranks[i].pid == pid && !job->ranks[i].exited) {
                 failed |= job_on_exit(job, &job->ranks[i], wstatus);
-                break;
+                rank = true;
             }
+        }
+        if (!rank && job->remote != NULL) {
+            comm_run_remote_reaped(job, pid, wstatus);
         }
     }
     if (failed) {
@@ -415,7 +448,10 @@ void comm_run_job_process_wake(struct comm_run_job *job)
     for (long i = 0; i < job->np; i++) {
         struct comm_run_rank *r = &job->ranks[i];
 
-        if (r->aborted && !r->reported && !job->stopping) {
+        if (r->aborted && !r->reported && !job->stopping && job->opts->agent_host >= 0) {
+            r->reported = true;
+            comm_run_remote_abort(job, r);
+        } else if (r->aborted && !r->reported && !job->stopping) {
             job_report_abort(job, r);
             failed = true;
         }
@@ -424,25 +460,91 @@ void comm_run_job_process_wake(struct comm_run_job *job)
     if (failed) {
         comm_run_job_stop(job, 0);
     }
-    /* One host: this server's part is the whole job's data. */
     while (fences != NULL) {
         struct comm_run_fence *f = fences;
 
         fences = f->next;
+        if (job->remote != NULL) {
+            comm_run_remote_fence(job, f); /* the other hosts' parts join it */
+            continue;
+        }
+        /* One host: this server's part is the whole job's data. */
         comm_pmix_server_fence_complete(f->fence, COMM_OK, f->data, f->len);
         free(f->data);
         free(f);
     }
 }
 
+void comm_run_job_remote_exit(struct comm_run_job *job, long rank, long pid, int wstatus,
+                              bool connected, bool finalized)
+{
+    struct comm_run_rank *r = rank >= 0 && rank < job->np ? &job->ranks[rank] : NULL;
+
+    if (r == NULL || r->local || r->exited) {
+        return;
+    }
+    r->pid = (pid_t)pid;
+    atomic_store(&r->connected, connected);
+    atomic_store(&r->finalized, finalized);
+    if (job_on_exit(job, r, wstatus)) {
+        comm_run_job_stop(job, 0);
+    }
+    comm_run_job_check_done(job);
+}
+
+void comm_run_job_remote_abort(struct comm_run_job *job, long rank, long pid, int status,
+                               const char *message)
+{
+    struct comm_run_rank *r = rank >= 0 && rank < job->np ? &job->ranks[rank] : NULL;
+
+    if (r == NULL || r->local) {
+        return;
+    }
+    pthread_mutex_lock(&job->lock);
+    r->pid = (pid_t)pid;
+    r->aborted = true;
+    r->abort_status = status;
+    snprintf(r->abort_message, sizeof(r->abort_message), "%s", message);
+    pthread_mutex_unlock(&job->lock);
+    comm_run_job_process_wake(job);
+}
+
+void comm_run_job_fail(struct comm_run_job *job, int status)
+{
+    if (job->failed_rank < 0 && !job->stopping) {
+        job->exit_status = status;
+    }
+    comm_run_job_stop(job, 0);
+    comm_run_job_check_done(job);
+}
+
 void comm_run_job_check_done(struct comm_run_job *job)
 {
-    if (job->alive == 0 && job->open_streams == 0) {
+    if (job->alive == 0 && job->open_streams == 0 &&
+        (job->remote == NULL || comm_run_remote_done(job))) {
         event_base_loopexit(job->base, NULL);
     }
 }
 
 /* ---- cleaning up --------------------------------------------------------------------- */
+
+/* Whether this process removes /dev/shm file NAME of the job.  comm-run ends last and removes
+ * them all; an agent (whose host may share /dev/shm with others, as simulated hosts do) only
+ * those of its own ranks, named after the rank that made them ("...shm.R", "...coll.C.R"). */
+static bool job_owns_file(const struct comm_run_job *job, const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    long rank;
+
+    if (job->opts->agent_host < 0) {
+        return true;
+    }
+    if (job->ranks == NULL || dot == NULL ||
+        comm_config_parse_long(dot + 1, 0, job->np - 1, &rank) < 0) {
+        return false;
+    }
+    return job->ranks[rank].local;
+}
 
 void comm_run_job_remove_files(const struct comm_run_job *job)
 {
@@ -456,7 +558,7 @@ void comm_run_job_remove_files(const struct comm_run_job *job)
     }
     while ((e = readdir(d)) != NULL) {
         if (strncmp(e->d_name, job->nspace, n) == 0 &&
-            (e->d_name[n] == '\0' || e->d_name[n] == '.')) {
+            (e->d_name[n] == '\0' || e->d_name[n] == '.') && job_owns_file(job, e->d_name)) {
             if (unlinkat(dirfd(d), e->d_name, 0) != 0 && errno != ENOENT) {
                 comm_log_warn("launcher", "cannot remove /dev/shm/%s: %s", e->d_name,
                               strerror(errno));

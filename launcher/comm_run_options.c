@@ -100,6 +100,9 @@ int comm_run_options_parse(int argc, char **argv, struct comm_run_options *opts_
         .bind = COMM_RUN_BIND_DEFAULT,
         .timeout = -1,
         .program_index = -1,
+        .map_by = COMM_RUN_MAP_SLOT,
+        .launch_agent = "ssh",
+        .agent_host = -1,
     };
     int i;
     int rc = COMM_ERR_BAD_PARAM;
@@ -162,6 +165,52 @@ int comm_run_options_parse(int argc, char **argv, struct comm_run_options *opts_
                                len) < 0) {
                 goto out_free;
             }
+        } else if (options_match(a, "--host", &iv) || options_match(a, "-H", &iv)) {
+            if (options_value(argc, argv, &i, iv, "--host", &o.host_list, err_out, len) < 0) {
+                goto out_free;
+            }
+        } else if (options_match(a, "--hostfile", &iv)) {
+            if (options_value(argc, argv, &i, iv, "--hostfile", &o.hostfile, err_out, len) < 0) {
+                goto out_free;
+            }
+        } else if (options_match(a, "-N", &iv) || options_match(a, "--ppn", &iv)) {
+            if (options_value(argc, argv, &i, iv, "-N", &v, err_out, len) < 0 ||
+                options_number(v, "-N", 1, COMM_RUN_MAX_PROCS, &o.ppn, err_out, len) < 0) {
+                goto out_free;
+            }
+        } else if (options_match(a, "--map-by", &iv)) {
+            if (options_value(argc, argv, &i, iv, "--map-by", &v, err_out, len) < 0) {
+                goto out_free;
+            }
+            if (strcmp(v, "slot") == 0) {
+                o.map_by = COMM_RUN_MAP_SLOT;
+            } else if (strcmp(v, "node") == 0) {
+                o.map_by = COMM_RUN_MAP_NODE;
+            } else {
+                snprintf(err_out, len, "invalid value '%s' for --map-by: expected slot or node",
+                         v);
+                goto out_free;
+            }
+        } else if (strcmp(a, "--display-map") == 0) {
+            o.display_map = true;
+        } else if (options_match(a, "--launch-agent", &iv)) {
+            if (options_value(argc, argv, &i, iv, "--launch-agent", &o.launch_agent, err_out,
+                              len) < 0) {
+                goto out_free;
+            }
+            if (strspn(o.launch_agent, " \t") == strlen(o.launch_agent)) {
+                snprintf(err_out, len, "--launch-agent: empty command");
+                goto out_free;
+            }
+        } else if (options_match(a, "--agent", &iv)) {
+            /* comm-run's own: how it starts itself on a remote host */
+            if (options_value(argc, argv, &i, iv, "--agent", &v, err_out, len) < 0 ||
+                options_number(v, "--agent", 0, COMM_RUN_MAX_PROCS, &o.agent_host, err_out,
+                               len) < 0 ||
+                options_value(argc, argv, &i, NULL, "--agent", &o.agent_connect, err_out, len) <
+                    0) {
+                goto out_free;
+            }
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             o.action = COMM_RUN_ACTION_HELP;
         } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
@@ -170,6 +219,14 @@ int comm_run_options_parse(int argc, char **argv, struct comm_run_options *opts_
             snprintf(err_out, len, "unknown option '%s'", a);
             goto out_free;
         }
+    }
+    if (o.action == COMM_RUN_ACTION_RUN && o.agent_host >= 0) {
+        *opts_out = o; /* an agent gets its program from comm-run */
+        return COMM_OK;
+    }
+    if (o.host_list != NULL && o.hostfile != NULL) {
+        snprintf(err_out, len, "--host and --hostfile do not mix: give one");
+        goto out_free;
     }
     if (o.action == COMM_RUN_ACTION_RUN) {
         if (i >= argc) {

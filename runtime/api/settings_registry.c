@@ -43,6 +43,11 @@ static const struct comm_setting provided_settings[] = {
      .audience = COMM_AUDIENCE_PROVIDED,
      .min = 1,
      .max = 2147483647},
+    {.name = "COMM_NET_INTERFACES",
+     .type = COMM_SETTING_STRING,
+     .default_value = "",
+     .help = "network interfaces that reach the job's other hosts (lo for a one-host job)",
+     .audience = COMM_AUDIENCE_PROVIDED},
 };
 
 static const struct comm_setting_table provided_table = {

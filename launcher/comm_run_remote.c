@@ -1,0 +1,1151 @@
+/*
+ * comm_run_remote.c - jobs across hosts: comm-run and the agents it starts on the other hosts.
+ *
+ * Layer: launcher.
+ *
+ * comm-run starts one agent per other host that has ranks, as `LAUNCH_AGENT HOST COMM_RUN
+ * --agent INDEX ADDRS:PORT` (the way ssh runs a command; `ip netns exec` works the same way),
+ * and writes the job's secret (random, never on a command line) to the agent's standard input.
+ * The agent connects back over TCP, proves the secret, and gets its part of the job: it is then
+ * the PMIx server of its host's ranks, starts them, and writes their output to its own standard
+ * output and error, which the launch command carries back to comm-run's.  The handshake is done
+ * before the event loop starts, with a deadline; after it both sides talk through libevent.
+ *
+ * What crosses hosts: an agent reports each rank's exit and abort (comm-run applies the failure
+ * rules and prints the lines, naming the host), and its host's part of each fence; comm-run
+ * completes a fence once every host with ranks has given its part, and tells the agents to stop
+ * when the job ends.  Both sides send a ping every second; a side that hears nothing for
+ * REMOTE_SILENCE_S seconds takes the other for gone: comm-run ends the job naming the host, an
+ * agent stops its ranks.  An agent that exits or loses its connection before saying it is done
+ * ends the job the same way.
+ */
+#include "config.h"
+
+#include "launcher/comm_run.h"
+#include "launcher/comm_run_wire.h"
+#include "pmix-glue/pmix_server.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum {
+    REMOTE_CONNECT_S = 30, /* agents must have connected and proved the secret by then */
+    REMOTE_SILENCE_S = 10, /* a side silent this long is gone */
+    REMOTE_SECRET_LEN = 32,
+};
+
+/* One agent, as comm-run sees it; or comm-run, as an agent sees it (host -1). */
+struct remote_link {
+    struct comm_run_job *job;
+    long host;
+    int fd;
+    struct bufferevent *bev;
+    pid_t launcher; /* comm-run: the launch command's process; 0 once reaped */
+    bool hello;     /* proved the secret */
+    bool done;      /* said DONE (comm-run) / sent DONE (agent) */
+    bool gone;      /* connection lost or silent */
+    time_t heard;   /* last message */
+    struct remote_part *parts, **parts_tail; /* comm-run: its fence parts not yet used */
+};
+
+/* One host's part of a fence. */
+struct remote_part {
+    struct remote_part *next;
+    char *data;
+    size_t len;
+};
+
+struct comm_run_remote {
+    struct remote_link *links; /* comm-run: one per host (unused for its own and empty hosts) */
+    size_t nlinks;
+    struct remote_link *coord; /* an agent: its link to comm-run */
+    struct event *ping_ev;
+    /* comm-run: its own fences waiting for the other hosts; an agent: fences sent up. */
+    struct comm_run_fence *fences, **fences_tail;
+    struct comm_run_options agent_opts; /* an agent: the options comm-run sent */
+    char **agent_strings;               /* an agent: what agent_opts points into */
+    size_t nagent_strings;
+};
+
+/* ---- addresses and interfaces --------------------------------------------------------- */
+
+/* The interface that holds local address ADDR, into NAME ("" when not found). */
+static void remote_ifname_of(const struct sockaddr_in *addr, char *name, size_t len)
+{
+    struct ifaddrs *all, *a;
+
+    name[0] = '\0';
+    if (getifaddrs(&all) != 0) {
+        return;
+    }
+    for (a = all; a != NULL; a = a->ifa_next) {
+        if (a->ifa_addr != NULL && a->ifa_addr->sa_family == AF_INET &&
+            ((struct sockaddr_in *)(void *)a->ifa_addr)->sin_addr.s_addr == addr->sin_addr.s_addr) {
+            snprintf(name, len, "%s", a->ifa_name);
+            break;
+        }
+    }
+    freeifaddrs(all);
+}
+
+/* Adds the interface of FD's local address to the comma list LIST (once). */
+static void remote_note_interface(int fd, char *list, size_t len)
+{
+    struct sockaddr_in local;
+    socklen_t alen = sizeof(local);
+    char name[IF_NAMESIZE + 1], padded[IF_NAMESIZE + 3], haystack[300];
+
+    if (getsockname(fd, (struct sockaddr *)&local, &alen) != 0 || local.sin_family != AF_INET) {
+        return;
+    }
+    remote_ifname_of(&local, name, sizeof(name));
+    snprintf(padded, sizeof(padded), ",%s,", name);
+    snprintf(haystack, sizeof(haystack), ",%s,", list);
+    if (name[0] != '\0' && strstr(haystack, padded) == NULL) {
+        size_t used = strlen(list);
+
+        snprintf(list + used, len - used, "%s%s", used ? "," : "", name);
+    }
+}
+
+/* This namespace's IPv4 addresses, non-loopback first, as "A,B,...". */
+static void remote_my_addresses(char *out, size_t len)
+{
+    struct ifaddrs *all, *a;
+    size_t used = 0;
+
+    out[0] = '\0';
+    if (getifaddrs(&all) == 0) {
+        for (int loop = 0; loop < 2; loop++) {
+            for (a = all; a != NULL; a = a->ifa_next) {
+                char text[INET_ADDRSTRLEN];
+                bool is_loop;
+
+                if (a->ifa_addr == NULL || a->ifa_addr->sa_family != AF_INET ||
+                    !(a->ifa_flags & IFF_UP)) {
+                    continue;
+                }
+                is_loop = (a->ifa_flags & IFF_LOOPBACK) != 0;
+                if (is_loop != (loop == 1)) {
+                    continue;
+                }
+                inet_ntop(AF_INET, &((struct sockaddr_in *)(void *)a->ifa_addr)->sin_addr, text,
+                          sizeof(text));
+                used += (size_t)snprintf(out + used, used < len ? len - used : 0, "%s%s",
+                                         used ? "," : "", text);
+            }
+        }
+        freeifaddrs(all);
+    }
+    if (out[0] == '\0') {
+        snprintf(out, len, "127.0.0.1");
+    }
+}
+
+static int remote_nonblocking(int fd, bool on)
+{
+    int flags = fcntl(fd, F_GETFL);
+
+    return flags < 0 ? -1 : fcntl(fd, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK);
+}
+
+/* Blocking I/O with a deadline, for the handshake. */
+static int remote_io_all(int fd, void *buf, size_t len, bool writing, time_t deadline)
+{
+    char *p = buf;
+
+    while (len > 0) {
+        struct pollfd pfd = {.fd = fd, .events = writing ? POLLOUT : POLLIN};
+        long left = (long)(deadline - time(NULL));
+        ssize_t n;
+
+        if (left <= 0 || poll(&pfd, 1, (int)(left * 1000)) <= 0) {
+            if (left > 0 && errno == EINTR) {
+                continue;
+            }
+            return COMM_ERR_TIMEOUT;
+        }
+        n = writing ? write(fd, p, len) : read(fd, p, len);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+            continue;
+        }
+        if (n <= 0) {
+            return COMM_ERR_UNREACHABLE;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return COMM_OK;
+}
+
+/* ---- comm-run's side: starting agents --------------------------------------------------- */
+
+/* Splits CMD at white space into ARGV (at most MAX-1 words). */
+static size_t remote_split(char *cmd, char **argv, size_t max)
+{
+    size_t n = 0;
+
+    for (char *tok = strtok(cmd, " \t"); tok != NULL && n + 1 < max; tok = strtok(NULL, " \t")) {
+        argv[n++] = tok;
+    }
+    argv[n] = NULL;
+    return n;
+}
+
+static int remote_spawn(struct comm_run_job *job, struct remote_link *l, const char *self,
+                        const char *connect_to, const char *secret)
+{
+    char cmd[1024], index[32], agent_flag[] = "--agent", *argv[40];
+    size_t n;
+    int in[2];
+    pid_t pid;
+
+    snprintf(cmd, sizeof(cmd), "%s", job->opts->launch_agent);
+    n = remote_split(cmd, argv, 34);
+    snprintf(index, sizeof(index), "%ld", l->host);
+    argv[n++] = job->hosts.list[l->host].name;
+    argv[n++] = (char *)(uintptr_t)self;
+    argv[n++] = agent_flag;
+    argv[n++] = index;
+    argv[n++] = (char *)(uintptr_t)connect_to;
+    argv[n] = NULL;
+    if (pipe2(in, O_CLOEXEC) != 0) {
+        comm_log_error("launcher", "cannot create a pipe: %s", strerror(errno));
+        return COMM_ERR_SYSTEM;
+    }
+    pid = fork();
+    if (pid == 0) {
+        sigset_t none;
+
+        /* Its own process group: a Ctrl-C at the terminal is comm-run's to handle. */
+        setpgid(0, 0);
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        dup2(in[0], STDIN_FILENO);
+        execvp(argv[0], argv);
+        fprintf(stderr, "comm-run: cannot run the launch agent '%s' for host %s: %s\n", argv[0],
+                job->hosts.list[l->host].name, strerror(errno));
+        _exit(127);
+    }
+    close(in[0]);
+    if (pid < 0) {
+        close(in[1]);
+        comm_log_error("launcher", "cannot fork the agent of host %s: %s",
+                       job->hosts.list[l->host].name, strerror(errno));
+        return COMM_ERR_SYSTEM;
+    }
+    setpgid(pid, pid);
+    l->launcher = pid;
+    /* The secret travels on the agent's standard input, never on a command line. */
+    if (write(in[1], secret, strlen(secret)) < 0 || write(in[1], "\n", 1) < 0) {
+        comm_log_warn("launcher", "cannot give the agent of host %s its secret: %s",
+                      job->hosts.list[l->host].name, strerror(errno));
+    }
+    close(in[1]);
+    return COMM_OK;
+}
+
+/* The JOB message for host HOST. */
+static int remote_send_job(struct comm_run_job *job, struct remote_link *l, time_t deadline)
+{
+    struct comm_run_wire w;
+    uint32_t head[2];
+    int rc;
+
+    comm_run_wire_init(&w);
+    comm_run_wire_u64(&w, (uint64_t)job->np);
+    comm_run_wire_u64(&w, job->hosts.n);
+    for (size_t i = 0; i < job->hosts.n; i++) {
+        comm_run_wire_str(&w, job->hosts.list[i].name);
+    }
+    for (long r = 0; r < job->np; r++) {
+        comm_run_wire_u64(&w, (uint64_t)job->rank_host[r]);
+    }
+    comm_run_wire_str(&w, job->nspace);
+    comm_run_wire_str(&w, job->program);
+    {
+        uint64_t argc = 0;
+
+        while (job->argv[argc] != NULL) {
+            argc++;
+        }
+        comm_run_wire_u64(&w, argc);
+        for (uint64_t i = 0; i < argc; i++) {
+            comm_run_wire_str(&w, job->argv[i]);
+        }
+    }
+    /* -x: VAR alone takes comm-run's value, as it would on this host. */
+    comm_run_wire_u64(&w, job->opts->nexports);
+    for (size_t i = 0; i < job->opts->nexports; i++) {
+        const char *e = job->opts->exports[i], *value;
+        char entry[4096];
+
+        if (strchr(e, '=') != NULL || (value = comm_config_env(e)) == NULL) {
+            snprintf(entry, sizeof(entry), "%s", e);
+        } else {
+            snprintf(entry, sizeof(entry), "%s=%s", e, value);
+        }
+        comm_run_wire_str(&w, entry);
+    }
+    comm_run_wire_u64(&w, (uint64_t)job->opts->bind);
+    comm_run_wire_u64(&w, job->opts->report_bindings);
+    comm_run_wire_u64(&w, job->opts->tag_output);
+    if (w.failed) {
+        free(w.buf);
+        return COMM_ERR_NOMEM;
+    }
+    head[0] = htonl(COMM_RUN_MSG_JOB);
+    head[1] = htonl((uint32_t)w.len);
+    rc = remote_io_all(l->fd, head, sizeof(head), true, deadline);
+    if (rc == COMM_OK) {
+        rc = remote_io_all(l->fd, w.buf, w.len, true, deadline);
+    }
+    free(w.buf);
+    return rc;
+}
+
+/* Reads and checks a HELLO on a new connection; returns the host index or -1. */
+static long remote_read_hello(struct comm_run_job *job, int fd, const char *secret, time_t deadline)
+{
+    uint32_t head[2];
+    char body[256];
+    size_t len;
+    uint64_t host = 0;
+    uint32_t slen;
+
+    if (remote_io_all(fd, head, sizeof(head), false, deadline) != COMM_OK ||
+        ntohl(head[0]) != COMM_RUN_MSG_HELLO || (len = ntohl(head[1])) > sizeof(body) || len < 12 ||
+        remote_io_all(fd, body, len, false, deadline) != COMM_OK) {
+        return -1;
+    }
+    for (int i = 0; i < 8; i++) {
+        host = (host << 8) | (unsigned char)body[i];
+    }
+    memcpy(&slen, body + 8, 4);
+    slen = ntohl(slen);
+    if (slen != strlen(secret) || 12 + slen != len || host >= job->hosts.n) {
+        return -1;
+    }
+    /* Compare every byte: how long it takes must not tell how much was right. */
+    {
+        unsigned char diff = 0;
+
+        for (uint32_t i = 0; i < slen; i++) {
+            diff |= (unsigned char)(body[12 + i] ^ secret[i]);
+        }
+        if (diff != 0) {
+            return -1;
+        }
+    }
+    return (long)host;
+}
+
+static void remote_kill_launchers(struct comm_run_remote *rm)
+{
+    for (size_t i = 0; i < rm->nlinks; i++) {
+        if (rm->links[i].launcher > 0) {
+            kill(-rm->links[i].launcher, SIGKILL);
+            waitpid(rm->links[i].launcher, NULL, 0);
+            rm->links[i].launcher = 0;
+        }
+    }
+}
+
+int comm_run_remote_launch(struct comm_run_job *job)
+{
+    struct comm_run_remote *rm = calloc(1, sizeof(*rm));
+    unsigned char raw[REMOTE_SECRET_LEN];
+    char secret[2 * REMOTE_SECRET_LEN + 1], addrs[512], connect_to[600], self[PATH_MAX];
+    struct sockaddr_in any = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
+    socklen_t alen = sizeof(any);
+    size_t expected = 0, joined = 0;
+    time_t deadline;
+    ssize_t n;
+    int lfd = -1, rc = COMM_ERR_SYSTEM;
+
+    if (rm == NULL || (rm->links = calloc(job->hosts.n, sizeof(*rm->links))) == NULL) {
+        free(rm);
+        comm_log_error("launcher", "out of memory");
+        return COMM_ERR_NOMEM;
+    }
+    rm->nlinks = job->hosts.n;
+    rm->fences_tail = &rm->fences;
+    job->remote = rm;
+    n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0 || getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
+        comm_log_error("launcher", "cannot find comm-run's own path or make the job's secret");
+        return COMM_ERR_SYSTEM;
+    }
+    self[n] = '\0';
+    for (size_t i = 0; i < sizeof(raw); i++) {
+        snprintf(secret + 2 * i, 3, "%02x", raw[i]);
+    }
+    lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (lfd < 0 || bind(lfd, (struct sockaddr *)&any, sizeof(any)) != 0 || listen(lfd, 64) != 0 ||
+        getsockname(lfd, (struct sockaddr *)&any, &alen) != 0) {
+        comm_log_error("launcher", "cannot listen for the agents: %s", strerror(errno));
+        goto out;
+    }
+    remote_my_addresses(addrs, sizeof(addrs));
+    snprintf(connect_to, sizeof(connect_to), "%s:%u", addrs, ntohs(any.sin_port));
+    for (size_t i = 0; i < job->hosts.n; i++) {
+        struct remote_link *l = &rm->links[i];
+
+        l->job = job;
+        l->host = (long)i;
+        l->fd = -1;
+        l->parts_tail = &l->parts;
+        if ((long)i == job->this_host || job->hosts.list[i].nranks == 0) {
+            continue;
+        }
+        expected++;
+        if (remote_spawn(job, l, self, connect_to, secret) < 0) {
+            goto out;
+        }
+    }
+    deadline = time(NULL) + REMOTE_CONNECT_S;
+    while (joined < expected) {
+        struct pollfd pfd = {.fd = lfd, .events = POLLIN};
+        long left = (long)(deadline - time(NULL));
+        pid_t pid;
+        int wstatus, fd;
+        long host;
+
+        /* An agent whose launch command ended before it joined will never join. */
+        while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
+            for (size_t i = 0; i < rm->nlinks; i++) {
+                if (rm->links[i].launcher == pid) {
+                    rm->links[i].launcher = 0;
+                    if (!rm->links[i].hello) {
+                        comm_log_error(
+                            "launcher",
+                            "the agent of host %s ended (%s %d) before "
+                            "it connected; is comm-run at %s on that host?",
+                            job->hosts.list[i].name, WIFSIGNALED(wstatus) ? "signal" : "status",
+                            WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : WEXITSTATUS(wstatus), self);
+                        goto out;
+                    }
+                }
+            }
+        }
+        if (left <= 0) {
+            for (size_t i = 0; i < rm->nlinks; i++) {
+                if (rm->links[i].launcher > 0 && !rm->links[i].hello) {
+                    comm_log_error("launcher",
+                                   "the agent of host %s did not connect within "
+                                   "%d s",
+                                   job->hosts.list[i].name, REMOTE_CONNECT_S);
+                }
+            }
+            goto out;
+        }
+        if (poll(&pfd, 1, 200) <= 0) {
+            continue;
+        }
+        fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+        if (fd < 0) {
+            continue;
+        }
+        host = remote_read_hello(job, fd, secret, time(NULL) + 5);
+        if (host < 0 || rm->links[host].hello || rm->links[host].launcher == 0 ||
+            (long)host == job->this_host) {
+            comm_log_warn("launcher", "refused a connection that did not prove the job's secret");
+            close(fd);
+            continue;
+        }
+        rm->links[host].fd = fd;
+        rm->links[host].hello = true;
+        rm->links[host].heard = time(NULL);
+        remote_note_interface(fd, job->net_interfaces, sizeof(job->net_interfaces));
+        joined++;
+    }
+    for (size_t i = 0; i < rm->nlinks; i++) {
+        if (rm->links[i].hello && remote_send_job(job, &rm->links[i], deadline + 5) < 0) {
+            comm_log_error("launcher", "cannot send the agent of host %s its part of the job",
+                           job->hosts.list[i].name);
+            goto out;
+        }
+    }
+    rc = COMM_OK;
+out:
+    if (lfd >= 0) {
+        close(lfd);
+    }
+    if (rc < 0) {
+        remote_kill_launchers(rm);
+    }
+    return rc;
+}
+
+/* ---- an agent's side: joining comm-run ------------------------------------------------- */
+
+static char *remote_keep(struct comm_run_remote *rm, char *s)
+{
+    char **grown = realloc(rm->agent_strings, (rm->nagent_strings + 1) * sizeof(*grown));
+
+    if (s == NULL || grown == NULL) {
+        free(s);
+        return NULL;
+    }
+    rm->agent_strings = grown;
+    rm->agent_strings[rm->nagent_strings++] = s;
+    return s;
+}
+
+/* Connects to one of "A,B,...:PORT". */
+static int remote_connect(const char *spec, time_t deadline)
+{
+    const char *colon = strrchr(spec, ':');
+    char addrs[512];
+    long port;
+
+    if (colon == NULL || comm_config_parse_long(colon + 1, 1, 65535, &port) < 0 ||
+        (size_t)(colon - spec) >= sizeof(addrs)) {
+        return -1;
+    }
+    snprintf(addrs, sizeof(addrs), "%.*s", (int)(colon - spec), spec);
+    for (char *a = strtok(addrs, ","); a != NULL; a = strtok(NULL, ",")) {
+        struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+        int fd;
+
+        if (inet_pton(AF_INET, a, &sin.sin_addr) != 1) {
+            continue;
+        }
+        fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0) {
+            continue;
+        }
+        remote_nonblocking(fd, true);
+        if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0 || errno == EINPROGRESS) {
+            struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+            long left = (long)(deadline - time(NULL));
+            int err = 0;
+            socklen_t elen = sizeof(err);
+
+            /* An address this host cannot reach fails fast or within a few seconds. */
+            if (poll(&pfd, 1, (int)((left < 3 ? left : 3) * 1000)) == 1 &&
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) == 0 && err == 0) {
+                remote_nonblocking(fd, false);
+                return fd;
+            }
+        }
+        close(fd);
+    }
+    return -1;
+}
+
+int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options *opts,
+                        struct comm_run_options *opts_out)
+{
+    struct comm_run_remote *rm = calloc(1, sizeof(*rm));
+    char secret[2 * REMOTE_SECRET_LEN + 2], hello[12 + 2 * REMOTE_SECRET_LEN];
+    time_t deadline = time(NULL) + REMOTE_CONNECT_S;
+    struct comm_run_reader r = {0};
+    uint32_t head[2], slen;
+    size_t len = 0;
+    int fd;
+
+    if (rm == NULL || (rm->coord = calloc(1, sizeof(*rm->coord))) == NULL) {
+        free(rm);
+        return COMM_ERR_NOMEM;
+    }
+    job->remote = rm;
+    rm->fences_tail = &rm->fences;
+    rm->coord->job = job;
+    rm->coord->host = -1;
+    /* The secret comes first on standard input. */
+    while (len < sizeof(secret) - 1) {
+        ssize_t n = read(STDIN_FILENO, secret + len, 1);
+
+        if (n <= 0 || secret[len] == '\n') {
+            break;
+        }
+        len += (size_t)n;
+    }
+    secret[len] = '\0';
+    if (len != 2 * REMOTE_SECRET_LEN) {
+        comm_log_error("launcher", "agent: no secret on standard input");
+        return COMM_ERR_BAD_PARAM;
+    }
+    fd = remote_connect(opts->agent_connect, deadline);
+    if (fd < 0) {
+        comm_log_error("launcher", "agent of host %ld: cannot connect to comm-run at %s",
+                       opts->agent_host, opts->agent_connect);
+        return COMM_ERR_UNREACHABLE;
+    }
+    rm->coord->fd = fd;
+    for (int i = 0; i < 8; i++) {
+        hello[i] = (char)((uint64_t)opts->agent_host >> (56 - 8 * i));
+    }
+    slen = htonl((uint32_t)len);
+    memcpy(hello + 8, &slen, 4);
+    memcpy(hello + 12, secret, len);
+    head[0] = htonl(COMM_RUN_MSG_HELLO);
+    head[1] = htonl((uint32_t)(12 + len));
+    if (remote_io_all(fd, head, sizeof(head), true, deadline) < 0 ||
+        remote_io_all(fd, hello, 12 + len, true, deadline) < 0 ||
+        remote_io_all(fd, head, sizeof(head), false, deadline + REMOTE_CONNECT_S) < 0 ||
+        ntohl(head[0]) != COMM_RUN_MSG_JOB || ntohl(head[1]) > COMM_RUN_WIRE_MAX) {
+        comm_log_error("launcher", "agent of host %ld: comm-run did not accept this agent",
+                       opts->agent_host);
+        return COMM_ERR_UNREACHABLE;
+    }
+    r.len = ntohl(head[1]);
+    r.data = malloc(r.len > 0 ? r.len : 1);
+    if (r.data == NULL || remote_io_all(fd, r.data, r.len, false, deadline) < 0) {
+        comm_run_reader_free(&r);
+        return COMM_ERR_UNREACHABLE;
+    }
+    /* The job, as comm-run sent it. */
+    *opts_out = *opts;
+    job->np = (long)comm_run_read_u64(&r);
+    job->hosts.n = (size_t)comm_run_read_u64(&r);
+    if (r.bad || job->np < 1 || job->np > COMM_RUN_MAX_PROCS || job->hosts.n < 1 ||
+        job->hosts.n > (size_t)COMM_RUN_MAX_PROCS || (long)opts->agent_host >= (long)job->hosts.n) {
+        comm_run_reader_free(&r);
+        comm_log_error("launcher", "agent: malformed job from comm-run");
+        return COMM_ERR_BAD_PARAM;
+    }
+    job->hosts.list = calloc(job->hosts.n, sizeof(*job->hosts.list));
+    job->rank_host = calloc((size_t)job->np, sizeof(*job->rank_host));
+    if (job->hosts.list == NULL || job->rank_host == NULL) {
+        comm_run_reader_free(&r);
+        return COMM_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < job->hosts.n; i++) {
+        size_t nlen;
+        const char *name = comm_run_read_bytes(&r, &nlen);
+
+        if (name != NULL && nlen < sizeof(job->hosts.list[i].name)) {
+            memcpy(job->hosts.list[i].name, name, nlen);
+        }
+    }
+    for (long k = 0; k < job->np; k++) {
+        job->rank_host[k] = (long)comm_run_read_u64(&r);
+        if (job->rank_host[k] < 0 || job->rank_host[k] >= (long)job->hosts.n) {
+            r.bad = true;
+        }
+    }
+    {
+        char *nspace = comm_run_read_str(&r);
+        char *program = remote_keep(rm, comm_run_read_str(&r));
+        uint64_t argc = comm_run_read_u64(&r);
+        char **argv = !r.bad && argc < 100000 ? calloc(argc + 1, sizeof(char *)) : NULL;
+        uint64_t nexports;
+        const char **exports;
+
+        if (nspace != NULL) {
+            snprintf(job->nspace, sizeof(job->nspace), "%s", nspace);
+        }
+        free(nspace);
+        for (uint64_t i = 0; argv != NULL && i < argc; i++) {
+            argv[i] = remote_keep(rm, comm_run_read_str(&r));
+        }
+        remote_keep(rm, (char *)argv);
+        nexports = comm_run_read_u64(&r);
+        exports = !r.bad && nexports < 100000 ? calloc(nexports + 1, sizeof(char *)) : NULL;
+        for (uint64_t i = 0; exports != NULL && i < nexports; i++) {
+            exports[i] = remote_keep(rm, comm_run_read_str(&r));
+        }
+        remote_keep(rm, (char *)(uintptr_t)exports);
+        opts_out->bind = (enum comm_run_bind)comm_run_read_u64(&r);
+        opts_out->report_bindings = comm_run_read_u64(&r) != 0;
+        opts_out->tag_output = comm_run_read_u64(&r) != 0;
+        opts_out->exports = exports;
+        opts_out->nexports = exports ? nexports : 0;
+        if (r.bad || program == NULL || argv == NULL || exports == NULL) {
+            comm_run_reader_free(&r);
+            comm_log_error("launcher", "agent: malformed job from comm-run");
+            return COMM_ERR_BAD_PARAM;
+        }
+        job->program = program;
+        job->argv = argv;
+    }
+    comm_run_reader_free(&r);
+    job->this_host = opts->agent_host;
+    snprintf(job->net_interfaces, sizeof(job->net_interfaces), "%s", "");
+    remote_note_interface(fd, job->net_interfaces, sizeof(job->net_interfaces));
+    rm->coord->heard = time(NULL);
+    return COMM_OK;
+}
+
+/* ---- both sides, on the event loop --------------------------------------------------------- */
+
+static void remote_lost(struct remote_link *l, const char *why)
+{
+    struct comm_run_job *job = l->job;
+
+    if (l->gone) {
+        return;
+    }
+    l->gone = true;
+    if (l->bev != NULL) {
+        bufferevent_disable(l->bev, EV_READ | EV_WRITE);
+    }
+    if (l->host < 0) {
+        /* An agent without comm-run: nothing to report to; stop the ranks and go. */
+        comm_log_error("launcher", "agent of host %s: lost comm-run (%s); stopping %ld rank%s",
+                       job->hosts.list[job->this_host].name, why, job->alive,
+                       job->alive == 1 ? "" : "s");
+        comm_run_job_stop(job, 0);
+        comm_run_job_check_done(job);
+        return;
+    }
+    if (!l->done) {
+        /* Its ranks are gone with it, as far as this job is concerned. */
+        for (long i = 0; i < job->np; i++) {
+            if (job->ranks[i].host == l->host && !job->ranks[i].exited) {
+                job->ranks[i].exited = true;
+            }
+        }
+        if (!job->stopping) {
+            comm_log_error("launcher", "lost the agent of host %s (%s); stopping the job",
+                           job->hosts.list[l->host].name, why);
+        }
+        comm_run_job_fail(job, COMM_RUN_EXIT_FAILURE);
+    }
+    comm_run_job_check_done(job);
+}
+
+/* comm-run: completes the fences every host with ranks has given its part of. */
+static void remote_try_fences(struct comm_run_job *job)
+{
+    struct comm_run_remote *rm = job->remote;
+
+    for (;;) {
+        struct comm_run_wire w;
+        size_t total = 0;
+        char *all, *p;
+
+        if (job->local_np > 0 && rm->fences == NULL) {
+            return;
+        }
+        for (size_t i = 0; i < rm->nlinks; i++) {
+            struct remote_link *l = &rm->links[i];
+
+            if (l->hello && !l->gone && l->parts == NULL) {
+                return;
+            }
+            total += l->hello && !l->gone ? l->parts->len : 0;
+        }
+        total += job->local_np > 0 ? rm->fences->len : 0;
+        all = malloc(total > 0 ? total : 1);
+        if (all == NULL) {
+            comm_log_error("launcher", "out of memory completing a fence");
+            comm_run_job_fail(job, COMM_RUN_EXIT_FAILURE);
+            return;
+        }
+        p = all;
+        if (job->local_np > 0) {
+            memcpy(p, rm->fences->data, rm->fences->len);
+            p += rm->fences->len;
+        }
+        for (size_t i = 0; i < rm->nlinks; i++) {
+            struct remote_link *l = &rm->links[i];
+            struct remote_part *part = l->parts;
+
+            if (!l->hello || l->gone) {
+                continue;
+            }
+            memcpy(p, part->data, part->len);
+            p += part->len;
+            l->parts = part->next;
+            if (l->parts == NULL) {
+                l->parts_tail = &l->parts;
+            }
+            free(part->data);
+            free(part);
+        }
+        for (size_t i = 0; i < rm->nlinks; i++) {
+            if (rm->links[i].hello && !rm->links[i].gone) {
+                comm_run_wire_init(&w);
+                comm_run_wire_bytes(&w, all, total);
+                comm_run_wire_send(rm->links[i].bev, COMM_RUN_MSG_FENCE_DONE, &w);
+            }
+        }
+        if (job->local_np > 0) {
+            struct comm_run_fence *f = rm->fences;
+
+            rm->fences = f->next;
+            if (rm->fences == NULL) {
+                rm->fences_tail = &rm->fences;
+            }
+            comm_pmix_server_fence_complete(f->fence, COMM_OK, all, total);
+            free(f->data);
+            free(f);
+        }
+        free(all);
+    }
+}
+
+/* comm-run: one message from an agent. */
+static void remote_from_agent(struct remote_link *l, uint32_t type, struct comm_run_reader *r)
+{
+    struct comm_run_job *job = l->job;
+
+    switch (type) {
+    case COMM_RUN_MSG_EXIT: {
+        long rank = (long)comm_run_read_u64(r), pid = (long)comm_run_read_u64(r);
+        int wstatus = (int)comm_run_read_u64(r);
+        bool connected = comm_run_read_u64(r) != 0, finalized = comm_run_read_u64(r) != 0;
+
+        if (!r->bad && rank >= 0 && rank < job->np && job->ranks[rank].host == l->host) {
+            comm_run_job_remote_exit(job, rank, pid, wstatus, connected, finalized);
+        }
+        break;
+    }
+    case COMM_RUN_MSG_ABORT: {
+        long rank = (long)comm_run_read_u64(r), pid = (long)comm_run_read_u64(r);
+        int status = (int)comm_run_read_u64(r);
+        char *message = comm_run_read_str(r);
+
+        if (!r->bad && rank >= 0 && rank < job->np && job->ranks[rank].host == l->host) {
+            comm_run_job_remote_abort(job, rank, pid, status, message);
+        }
+        free(message);
+        break;
+    }
+    case COMM_RUN_MSG_FENCE: {
+        size_t len;
+        const char *data = comm_run_read_bytes(r, &len);
+        struct remote_part *part = calloc(1, sizeof(*part));
+
+        if (data == NULL || part == NULL || (part->data = malloc(len > 0 ? len : 1)) == NULL) {
+            free(part);
+            remote_lost(l, "a fence it sent could not be kept");
+            break;
+        }
+        memcpy(part->data, data, len);
+        part->len = len;
+        *l->parts_tail = part;
+        l->parts_tail = &part->next;
+        remote_try_fences(job);
+        break;
+    }
+    case COMM_RUN_MSG_DONE:
+        l->done = true;
+        comm_run_job_check_done(job);
+        break;
+    case COMM_RUN_MSG_PING:
+        break;
+    default:
+        r->bad = true;
+    }
+}
+
+/* An agent: one message from comm-run. */
+static void remote_from_coord(struct remote_link *l, uint32_t type, struct comm_run_reader *r)
+{
+    struct comm_run_job *job = l->job;
+    struct comm_run_remote *rm = job->remote;
+
+    switch (type) {
+    case COMM_RUN_MSG_FENCE_DONE: {
+        size_t len;
+        const char *data = comm_run_read_bytes(r, &len);
+        struct comm_run_fence *f = rm->fences;
+
+        if (data == NULL || f == NULL) {
+            r->bad = true;
+            break;
+        }
+        rm->fences = f->next;
+        if (rm->fences == NULL) {
+            rm->fences_tail = &rm->fences;
+        }
+        comm_pmix_server_fence_complete(f->fence, COMM_OK, data, len);
+        free(f->data);
+        free(f);
+        break;
+    }
+    case COMM_RUN_MSG_STOP:
+        comm_run_job_stop(job, 0);
+        break;
+    case COMM_RUN_MSG_PING:
+        break;
+    default:
+        r->bad = true;
+    }
+}
+
+static void remote_on_read(struct bufferevent *bev, void *arg)
+{
+    struct remote_link *l = arg;
+    struct comm_run_reader r;
+    uint32_t type;
+    int rc;
+
+    l->heard = time(NULL);
+    while (!l->gone && (rc = comm_run_wire_next(bev, &type, &r)) != 0) {
+        if (rc < 0) {
+            remote_lost(l, "it sent a malformed message");
+            return;
+        }
+        if (l->host >= 0) {
+            remote_from_agent(l, type, &r);
+        } else {
+            remote_from_coord(l, type, &r);
+        }
+        if (r.bad) {
+            comm_run_reader_free(&r);
+            remote_lost(l, "it sent a malformed message");
+            return;
+        }
+        comm_run_reader_free(&r);
+    }
+}
+
+static void remote_on_event(struct bufferevent *bev, short what, void *arg)
+{
+    struct remote_link *l = arg;
+
+    (void)bev;
+    if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+        remote_lost(l, what & BEV_EVENT_EOF ? "its connection closed" : "its connection failed");
+    }
+}
+
+/* An agent that said DONE leaves once its DONE is on the wire. */
+static void remote_on_written(struct bufferevent *bev, void *arg)
+{
+    struct remote_link *l = arg;
+
+    (void)bev;
+    if (l->host < 0 && l->done) {
+        event_base_loopexit(l->job->base, NULL);
+    }
+}
+
+static void remote_on_ping(evutil_socket_t fd, short what, void *arg)
+{
+    struct comm_run_job *job = arg;
+    struct comm_run_remote *rm = job->remote;
+    time_t now = time(NULL);
+
+    (void)fd;
+    (void)what;
+    for (size_t i = 0; i < rm->nlinks + (rm->coord ? 1 : 0); i++) {
+        struct remote_link *l = rm->coord ? rm->coord : &rm->links[i];
+
+        if (l->bev == NULL || l->gone || (l->host >= 0 && l->done)) {
+            continue;
+        }
+        if (now - l->heard > REMOTE_SILENCE_S) {
+            remote_lost(l, "it stopped answering");
+            continue;
+        }
+        comm_run_wire_send(l->bev, COMM_RUN_MSG_PING, NULL);
+    }
+    if (job->remote->coord != NULL) {
+        comm_run_job_check_done(job);
+    }
+}
+
+static int remote_attach_link(struct comm_run_job *job, struct remote_link *l)
+{
+    int one = 1;
+
+    remote_nonblocking(l->fd, true);
+    setsockopt(l->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    l->bev = bufferevent_socket_new(job->base, l->fd, BEV_OPT_CLOSE_ON_FREE);
+    if (l->bev == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    l->fd = -1;
+    bufferevent_setcb(l->bev, remote_on_read, remote_on_written, remote_on_event, l);
+    return bufferevent_enable(l->bev, EV_READ | EV_WRITE) == 0 ? COMM_OK : COMM_ERR_SYSTEM;
+}
+
+int comm_run_remote_attach(struct comm_run_job *job)
+{
+    struct comm_run_remote *rm = job->remote;
+    struct timeval second = {1, 0};
+    int rc = COMM_OK;
+
+    if (rm->coord != NULL) {
+        rc = remote_attach_link(job, rm->coord);
+    }
+    for (size_t i = 0; i < rm->nlinks && rc == COMM_OK; i++) {
+        if (rm->links[i].hello) {
+            rc = remote_attach_link(job, &rm->links[i]);
+        }
+    }
+    rm->ping_ev = event_new(job->base, -1, EV_PERSIST, remote_on_ping, job);
+    if (rc != COMM_OK || rm->ping_ev == NULL || event_add(rm->ping_ev, &second) != 0) {
+        comm_log_error("launcher", "cannot watch the connections between hosts");
+        return COMM_ERR_SYSTEM;
+    }
+    return COMM_OK;
+}
+
+void comm_run_remote_stop(struct comm_run_job *job)
+{
+    struct comm_run_remote *rm = job->remote;
+
+    for (size_t i = 0; i < rm->nlinks; i++) {
+        if (rm->links[i].bev != NULL && !rm->links[i].gone) {
+            comm_run_wire_send(rm->links[i].bev, COMM_RUN_MSG_STOP, NULL);
+        }
+    }
+}
+
+void comm_run_remote_fence(struct comm_run_job *job, struct comm_run_fence *f)
+{
+    struct comm_run_remote *rm = job->remote;
+
+    f->next = NULL;
+    *rm->fences_tail = f;
+    rm->fences_tail = &f->next;
+    if (rm->coord != NULL) {
+        struct comm_run_wire w;
+
+        comm_run_wire_init(&w);
+        comm_run_wire_bytes(&w, f->data, f->len);
+        if (rm->coord->gone || comm_run_wire_send(rm->coord->bev, COMM_RUN_MSG_FENCE, &w) < 0) {
+            remote_lost(rm->coord, "a fence could not be sent");
+        }
+        return;
+    }
+    remote_try_fences(job);
+}
+
+void comm_run_remote_exit(struct comm_run_job *job, const struct comm_run_rank *r)
+{
+    struct comm_run_remote *rm = job->remote;
+    struct comm_run_wire w;
+
+    if (rm == NULL || rm->coord == NULL || rm->coord->gone) {
+        return;
+    }
+    comm_run_wire_init(&w);
+    comm_run_wire_u64(&w, (uint64_t)r->rank);
+    comm_run_wire_u64(&w, (uint64_t)r->pid);
+    comm_run_wire_u64(&w, (uint64_t)(unsigned)r->wait_status);
+    comm_run_wire_u64(&w, atomic_load(&r->connected));
+    comm_run_wire_u64(&w, atomic_load(&r->finalized));
+    comm_run_wire_send(rm->coord->bev, COMM_RUN_MSG_EXIT, &w);
+}
+
+void comm_run_remote_abort(struct comm_run_job *job, const struct comm_run_rank *r)
+{
+    struct comm_run_remote *rm = job->remote;
+    struct comm_run_wire w;
+
+    if (rm == NULL || rm->coord == NULL || rm->coord->gone) {
+        return;
+    }
+    comm_run_wire_init(&w);
+    comm_run_wire_u64(&w, (uint64_t)r->rank);
+    comm_run_wire_u64(&w, (uint64_t)r->pid);
+    comm_run_wire_u64(&w, (uint64_t)(unsigned)r->abort_status);
+    comm_run_wire_str(&w, r->abort_message);
+    comm_run_wire_send(rm->coord->bev, COMM_RUN_MSG_ABORT, &w);
+}
+
+bool comm_run_remote_done(struct comm_run_job *job)
+{
+    struct comm_run_remote *rm = job->remote;
+
+    if (rm->coord != NULL) {
+        /* An agent: its ranks are done; say so once, then leave when it is written. */
+        if (!rm->coord->done && !rm->coord->gone && rm->coord->bev != NULL) {
+            rm->coord->done = true;
+            comm_run_wire_send(rm->coord->bev, COMM_RUN_MSG_DONE, NULL);
+            return false;
+        }
+        return rm->coord->gone;
+    }
+    for (size_t i = 0; i < rm->nlinks; i++) {
+        const struct remote_link *l = &rm->links[i];
+
+        if (l->hello && !l->done && !l->gone) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void comm_run_remote_reaped(struct comm_run_job *job, pid_t pid, int wstatus)
+{
+    struct comm_run_remote *rm = job->remote;
+
+    (void)wstatus;
+    for (size_t i = 0; i < rm->nlinks; i++) {
+        if (rm->links[i].launcher == pid) {
+            rm->links[i].launcher = 0;
+        }
+    }
+}
+
+void comm_run_remote_free(struct comm_run_job *job)
+{
+    struct comm_run_remote *rm = job->remote;
+
+    if (rm == NULL) {
+        return;
+    }
+    if (rm->ping_ev != NULL) {
+        event_free(rm->ping_ev);
+    }
+    for (size_t i = 0; i < rm->nlinks + (rm->coord ? 1 : 0); i++) {
+        struct remote_link *l = rm->coord ? rm->coord : &rm->links[i];
+
+        if (l->bev != NULL) {
+            bufferevent_free(l->bev);
+        }
+        if (l->fd >= 0 && l->bev == NULL && (l->hello || l->host < 0)) {
+            close(l->fd);
+        }
+        while (l->parts != NULL) {
+            struct remote_part *p = l->parts;
+
+            l->parts = p->next;
+            free(p->data);
+            free(p);
+        }
+    }
+    /* Launch commands still running (an agent that hung): they go with the job. */
+    for (size_t i = 0; i < rm->nlinks; i++) {
+        if (rm->links[i].launcher > 0) {
+            kill(-rm->links[i].launcher, SIGKILL);
+            waitpid(rm->links[i].launcher, NULL, 0);
+        }
+    }
+    while (rm->fences != NULL) {
+        struct comm_run_fence *f = rm->fences;
+
+        rm->fences = f->next;
+        comm_pmix_server_fence_complete(f->fence, COMM_ERR_UNREACHABLE, NULL, 0);
+        free(f->data);
+        free(f);
+    }
+    for (size_t i = 0; i < rm->nagent_strings; i++) {
+        free(rm->agent_strings[i]);
+    }
+    free(rm->agent_strings);
+    free(rm->coord);
+    free(rm->links);
+    free(rm);
+    job->remote = NULL;
+}
