@@ -5,7 +5,8 @@
 #                           _install, then compile examples/hello.c with commcc and run it under
 #                           comm-run with 4 ranks
 #   ./quickstart.sh test    the same set-up, then the whole test suite: make check (unit,
-#                           integration, layering, exports, manual pages), make installcheck
+#                           integration, layering, exports, manual pages), make check-launchers
+#                           (Slurm's srun and Open MPI's mpirun, as root), make installcheck
 #                           and make distcheck; ends with one "tests: N passed, N failed" line
 set -eu
 mode=${1:-demo}
@@ -22,20 +23,40 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # tests, groff for the manual-page check.
 packages="gcc make autoconf automake libtool pkg-config libfabric-dev libpmix-dev libhwloc-dev
     libevent-dev check groff-base"
-missing=""
-for p in $packages; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-        missing="$missing $p"
-done
-if [[ -n $missing ]]; then
+# For the test suite only: the launchers that make check-launchers runs comm under (Slurm with
+# munge, Open MPI's mpirun) and ip for its network namespace; without their recommends, which
+# are dozens of Slurm plugins the test does not use.
+launcher_packages="slurmctld slurmd slurm-client munge openmpi-bin iproute2"
+missing_from() {
+    local p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+            echo -n " $p"
+    done
+}
+missing=$(missing_from $packages)
+missing_launchers=""
+[[ $mode == test ]] && missing_launchers=$(missing_from $launcher_packages)
+if [[ -n $missing$missing_launchers ]]; then
     if [[ $(id -u) == 0 ]]; then
-        echo "== installing:$missing"
+        echo "== installing:$missing$missing_launchers"
         apt-get update
-        DEBIAN_FRONTEND=noninteractive apt-get install -y $missing
-    else
+        if [[ -n $missing ]]; then
+            DEBIAN_FRONTEND=noninteractive apt-get install -y $missing
+        fi
+        if [[ -n $missing_launchers ]]; then
+            DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+                $missing_launchers
+        fi
+    elif [[ -n $missing ]]; then
         echo "quickstart.sh: missing Debian packages:$missing" >&2
         echo "  install them with: sudo apt-get install -y$missing" >&2
         exit 1
+    else
+        # make check-launchers needs root anyway, and says so when it runs.
+        echo "quickstart.sh: make check-launchers needs Debian packages:$missing_launchers" >&2
+        echo "  install them with: sudo apt-get install -y --no-install-recommends" \
+            "$missing_launchers" >&2
     fi
 fi
 
@@ -67,6 +88,9 @@ grep -E '^(PASS|FAIL|ERROR|XPASS|XFAIL|SKIP):' check.out || true
 if [[ $status != 0 ]]; then
     cat test-suite.log || cat check.out
 fi
+echo "== make check-launchers (srun --mpi=pmix and mpirun.openmpi; needs root)"
+make check-launchers >launchers.out 2>&1 && grep '^run-slurm-test: ' launchers.out ||
+    { cat launchers.out; status=1; }
 echo "== make installcheck"
 make installcheck >installcheck.out 2>&1 && grep '^installcheck:' installcheck.out ||
     { cat installcheck.out; status=1; }
@@ -100,6 +124,12 @@ for trs in test/*.sh.trs; do
     [[ -f $trs ]] || continue
     if grep -q '^:test-result: PASS' "$trs"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
+# Each launcher run of check-launchers, or one failure when it did not get to the end.
+if grep -q '^run-slurm-test: PASS' launchers.out 2>/dev/null; then
+    passed=$((passed + $(grep -cE '^run-slurm-test: [a-z_-]+: ok' launchers.out)))
+else
+    failed=$((failed + 1))
+fi
 for step in installcheck distcheck; do
     if grep -qE '^installcheck:.*work|archives ready' "$step.out" 2>/dev/null; then
         passed=$((passed + 1))
