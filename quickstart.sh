@@ -19,9 +19,10 @@ cd "$top"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages: the toolchain, the four libraries comm is built on, Check for the unit
-# tests, groff for the manual-page check.
+# tests, groff for the manual-page check, iproute2 (ip, tc) for the simulated cluster of
+# make check-cluster.
 packages="gcc make autoconf automake libtool pkg-config libfabric-dev libpmix-dev libhwloc-dev
-    libevent-dev check groff-base"
+    libevent-dev check groff-base iproute2"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
