@@ -5,8 +5,9 @@
 #                           _install, then compile examples/hello.c with commcc and run it under
 #                           comm-run with 4 ranks
 #   ./quickstart.sh test    the same set-up, then the whole test suite: make check (unit,
-#                           integration, layering, exports, manual pages), make installcheck
-#                           and make distcheck; ends with one "tests: N passed, N failed" line
+#                           integration, layering, exports, manual pages), make installcheck,
+#                           make distcheck and, as root, make check-cluster (the tests across a
+#                           simulated cluster); ends with one "tests: N passed, N failed" line
 set -eu
 mode=${1:-demo}
 case $mode in
@@ -74,6 +75,20 @@ make installcheck >installcheck.out 2>&1 && grep '^installcheck:' installcheck.o
 echo "== make distcheck"
 make distcheck >distcheck.out 2>&1 && grep -E 'archives ready|\.tar\.gz$' distcheck.out ||
     { tail -60 distcheck.out; status=1; }
+# The cluster tests need root (network namespaces); CI runs as root.
+cluster=no
+if [[ $(id -u) == 0 ]]; then
+    cluster=yes
+    echo "== make check-cluster"
+    if make check-cluster >check-cluster.out 2>&1; then
+        grep -E '^(PASS|FAIL)' check-cluster.out || true
+    else
+        cat check-cluster.out
+        status=1
+    fi
+else
+    echo "== make check-cluster: not run, it needs root (sudo make -C _build check-cluster)"
+fi
 
 # One line for the whole suite: each Check case, each integration run, each other check.
 passed=0
@@ -101,6 +116,16 @@ for trs in test/*.sh.trs; do
     [[ -f $trs ]] || continue
     if grep -q '^:test-result: PASS' "$trs"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
+if [[ $cluster == yes ]]; then
+    line=$(grep -E '^cluster: [0-9]+ passed, [0-9]+ failed$' check-cluster.out || true)
+    if [[ -n $line ]]; then
+        read -r p f <<<"$(sed -E 's/cluster: ([0-9]+) passed, ([0-9]+) failed/\1 \2/' <<<"$line")"
+        passed=$((passed + p))
+        failed=$((failed + f))
+    else
+        failed=$((failed + 1))
+    fi
+fi
 for step in installcheck distcheck; do
     if grep -qE '^installcheck:.*work|archives ready' "$step.out" 2>/dev/null; then
         passed=$((passed + 1))
