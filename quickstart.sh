@@ -6,8 +6,9 @@
 #                           comm-run with 4 ranks
 #   ./quickstart.sh test    the same set-up, then the whole test suite: make check (unit,
 #                           integration, layering, exports, manual pages), make check-launchers
-#                           (Slurm's srun and Open MPI's mpirun, as root), make installcheck
-#                           and make distcheck; ends with one "tests: N passed, N failed" line
+#                           (Slurm's srun and Open MPI's mpirun, as root), make installcheck,
+#                           make distcheck and, as root, make check-cluster (the tests across a
+#                           simulated cluster); ends with one "tests: N passed, N failed" line
 set -eu
 mode=${1:-demo}
 case $mode in
@@ -20,9 +21,10 @@ cd "$top"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # Debian packages: the toolchain, the four libraries comm is built on, Check for the unit
-# tests, groff for the manual-page check.
+# tests, groff for the manual-page check, iproute2 (ip, tc) for the simulated cluster of
+# make check-cluster.
 packages="gcc make autoconf automake libtool pkg-config libfabric-dev libpmix-dev libhwloc-dev
-    libevent-dev check groff-base"
+    libevent-dev check groff-base iproute2"
 # For the test suite only: the launchers that make check-launchers runs comm under (Slurm with
 # munge, Open MPI's mpirun) and ip for its network namespace; without their recommends, which
 # are dozens of Slurm plugins the test does not use.
@@ -97,6 +99,20 @@ make installcheck >installcheck.out 2>&1 && grep '^installcheck:' installcheck.o
 echo "== make distcheck"
 make distcheck >distcheck.out 2>&1 && grep -E 'archives ready|\.tar\.gz$' distcheck.out ||
     { tail -60 distcheck.out; status=1; }
+# The cluster tests need root (network namespaces); CI runs as root.
+cluster=no
+if [[ $(id -u) == 0 ]]; then
+    cluster=yes
+    echo "== make check-cluster"
+    if make check-cluster >check-cluster.out 2>&1; then
+        grep -E '^(PASS|FAIL)' check-cluster.out || true
+    else
+        cat check-cluster.out
+        status=1
+    fi
+else
+    echo "== make check-cluster: not run, it needs root (sudo make -C _build check-cluster)"
+fi
 
 # One line for the whole suite: each Check case, each integration run, each other check.
 passed=0
@@ -129,6 +145,18 @@ if grep -q '^run-slurm-test: PASS' launchers.out 2>/dev/null; then
     passed=$((passed + $(grep -cE '^run-slurm-test: [a-z_-]+: ok' launchers.out)))
 else
     failed=$((failed + 1))
+fi
+if [[ $cluster == yes ]]; then
+    for summary in launcher-tests cluster; do
+        line=$(grep -E "^$summary: [0-9]+ passed, [0-9]+ failed$" check-cluster.out || true)
+        if [[ -n $line ]]; then
+            read -r p f <<<"$(sed -E 's/^[a-z-]+: ([0-9]+) passed, ([0-9]+) failed/\1 \2/' <<<"$line")"
+            passed=$((passed + p))
+            failed=$((failed + f))
+        else
+            failed=$((failed + 1))
+        fi
+    done
 fi
 for step in installcheck distcheck; do
     if grep -qE '^installcheck:.*work|archives ready' "$step.out" 2>/dev/null; then

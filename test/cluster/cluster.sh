@@ -1,0 +1,404 @@
+# cluster.sh - a simulated cluster on one machine for comm's cluster tests: a bash library,
+# sourced (needs root, iproute2 and the tbf qdisc).  It must not touch the machine's own
+# network namespace: every interface, bridge, address and process it makes lives in namespaces
+# it created, and cluster_down removes exactly those.
+#
+# The cluster (cluster_up HOSTS RACKS; here 4 hosts in 2 racks, ID a random 6-hex-digit tag):
+#
+#   fabric namespace clID-fabric                    host namespaces clID-h0 ... clID-h3
+#                  clIDspine (bridge)                 lo, and clIDeth (one veth end), with
+#          clIDup0s /        \ clIDup1s               CLUSTER_NET.<rack>.<host+1>/16
+#   tbf both ways  |          |  tbf both ways
+#          clIDup0r \        / clIDup1r             host 0: 10.77.0.1   rack 0
+#          clIDrack0          clIDrack1  (bridges)  host 1: 10.77.0.2   rack 0
+#          clIDh0 clIDh1      clIDh2 clIDh3         host 2: 10.77.1.3   rack 1
+#            |      |           |      |            host 3: 10.77.1.4   rack 1
+#         (the veth peers, clIDeth in each host namespace)
+#
+#   All hosts share one /16 (no routing): the hosts of a rack meet on their rack's bridge; racks
+#   meet on the spine bridge through their uplink, a veth pair shaped in both directions with
+#   tbf at CLUSTER_UPLINK_RATE (there is no netem here: a slow link is a low rate, not a delay).
+#   One rack has no spine and no uplink.  IPv6 is off in every namespace, so the only traffic
+#   on the fabric is the tests' own.  Every host's interface has the same name, clIDeth, so one
+#   setting can name it for all ranks (FI_TCP_IFACE, for instance).
+#
+# Host names are the host namespaces' names: what comm-run's --host and "ip netns exec" take.
+#
+# Functions (each returns non-zero after saying on stderr what failed):
+#   cluster_up HOSTS RACKS  builds the cluster and sets CLUSTER_DIR, CLUSTER_ID, CLUSTER_FABRIC,
+#                           CLUSTER_IFACE and the arrays CLUSTER_HOSTS, CLUSTER_ADDRS and
+#                           CLUSTER_RACK (by host index).  It traps EXIT, INT, TERM and HUP in
+#                           the calling shell to run cluster_down, so call it from the script's
+#                           own shell, not from a subshell (clear the traps to keep it up).  The
+#                           trap first calls the caller's function cluster_on_exit, if defined,
+#                           to stop what the caller started outside the cluster.
+#   cluster_down [DIR]      ends the processes still inside the run's namespaces (by pid),
+#                           deletes the namespaces (and with them every veth, bridge and
+#                           qdisc), removes the run directory, and checks nothing is left.
+#   cluster_load DIR        sets the variables above from a run directory made earlier.
+#   cluster_addr HOST       prints HOST's address.
+#   cluster_hostlist SLOTS  prints "H0:SLOTS,H1:SLOTS,..." for comm-run --host.
+#   cluster_rawtcp FROM TO ARGS...  runs examples/bench/rawtcp's server in TO and its client
+#                           in FROM with ARGS; prints the client's output.  CLUSTER_RAWTCP names
+#                           the program.
+#   cluster_check           TCP between every pair of hosts, then the uplink shaping: a stream
+#                           across racks must be slower than one inside a rack and not faster
+#                           than the uplink rate.
+#
+# Settings: CLUSTER_UPLINK_RATE (tc rate, default 200mbit), CLUSTER_NET (the first two octets,
+# default 10.77), CLUSTER_TMP (where run directories go, default ${TMPDIR:-/tmp}).
+#
+# The run directory (CLUSTER_DIR) holds:
+#   netns   each namespace of the run, one a line, written as soon as it exists
+#   hosts   one line per host: NAME ADDRESS RACK INTERFACE
+#   env     CLUSTER_* assignments, for cluster_load
+#   owner   the pid of the shell that built it
+
+: "${CLUSTER_UPLINK_RATE:=200mbit}"
+: "${CLUSTER_NET:=10.77}"
+
+CLUSTER_DIR=""
+CLUSTER_ID=""
+CLUSTER_FABRIC=""
+CLUSTER_IFACE=""
+CLUSTER_HOSTS=()
+CLUSTER_ADDRS=()
+CLUSTER_RACK=()
+
+_cluster_error() {
+    echo "cluster: $*" >&2
+}
+
+# Runs a command; on failure says which one and what it printed.
+_cluster_do() {
+    local out
+    if ! out=$("$@" 2>&1); then
+        _cluster_error "failed: $*${out:+: $out}"
+        return 1
+    fi
+}
+
+# Bytes per second of a tc rate (200mbit, 1gbit, 500kbit), or nothing if not one.
+_cluster_rate_bytes() {
+    local r=$1
+    [[ $r =~ ^([1-9][0-9]*)(kbit|mbit|gbit)$ ]] || return 1
+    case ${BASH_REMATCH[2]} in
+    kbit) echo $((BASH_REMATCH[1] * 1000 / 8)) ;;
+    mbit) echo $((BASH_REMATCH[1] * 1000000 / 8)) ;;
+    gbit) echo $((BASH_REMATCH[1] * 1000000000 / 8)) ;;
+    esac
+}
+
+_cluster_on_exit() {
+    local status=$?
+    set +e
+    trap - EXIT INT TERM HUP
+    if declare -F cluster_on_exit >/dev/null; then
+        cluster_on_exit
+    fi
+    cluster_down
+    exit "$status"
+}
+
+_cluster_on_signal() {
+    _cluster_error "caught SIG$1: tearing the cluster down"
+    case $1 in
+    INT) exit 130 ;;
+    HUP) exit 129 ;;
+    *) exit 143 ;;
+    esac
+}
+
+cluster_up() {
+    local hosts=${1:-} racks=${2:-} rate_bytes burst id dir n
+    if [[ ! $hosts =~ ^[1-9][0-9]*$ || $hosts -gt 250 ]]; then
+        _cluster_error "host count '$hosts' is not a number from 1 to 250 (usage: cluster_up HOSTS RACKS)"
+        return 2
+    fi
+    if [[ ! $racks =~ ^[1-9][0-9]*$ || $racks -gt $hosts || $racks -gt 99 ]]; then
+        _cluster_error "rack count '$racks' is not a number from 1 to the host count ($hosts) and 99 (usage: cluster_up HOSTS RACKS)"
+        return 2
+    fi
+    if ! rate_bytes=$(_cluster_rate_bytes "$CLUSTER_UPLINK_RATE"); then
+        _cluster_error "CLUSTER_UPLINK_RATE '$CLUSTER_UPLINK_RATE' is not a rate like 200mbit, 1gbit or 500kbit"
+        return 2
+    fi
+    if [[ ! $CLUSTER_NET =~ ^(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])$ ]]; then
+        _cluster_error "CLUSTER_NET '$CLUSTER_NET' is not the first two octets of an address, like 10.77"
+        return 2
+    fi
+    if [[ $(id -u) != 0 ]]; then
+        _cluster_error "needs root (network namespaces, veths, bridges): run it as root"
+        return 1
+    fi
+    if ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
+        _cluster_error "needs ip and tc: install iproute2 (apt-get install iproute2)"
+        return 1
+    fi
+    if [[ -n $CLUSTER_DIR ]]; then
+        _cluster_error "a cluster is already up in this shell ($CLUSTER_DIR): cluster_down first"
+        return 1
+    fi
+    # A fresh tag: no namespace of that name may exist already.
+    for n in 1 2 3 4 5 6 7 8; do
+        id=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
+        [[ ${#id} == 6 ]] || { _cluster_error "cannot read /dev/urandom"; return 1; }
+        ip netns list | grep -q "^cl$id-" || break
+        id=""
+    done
+    [[ -n $id ]] || { _cluster_error "no unused cluster tag found"; return 1; }
+    dir=$(mktemp -d "${CLUSTER_TMP:-${TMPDIR:-/tmp}}/comm-cluster.$id.XXXXXX") ||
+        { _cluster_error "cannot make a run directory in ${CLUSTER_TMP:-${TMPDIR:-/tmp}}"; return 1; }
+    CLUSTER_DIR=$dir
+    CLUSTER_ID=$id
+    CLUSTER_FABRIC=cl$id-fabric
+    CLUSTER_IFACE=cl${id}eth
+    CLUSTER_HOSTS=()
+    CLUSTER_ADDRS=()
+    CLUSTER_RACK=()
+    echo $$ >"$dir/owner"
+    : >"$dir/netns"
+    trap _cluster_on_exit EXIT
+    trap '_cluster_on_signal INT' INT
+    trap '_cluster_on_signal TERM' TERM
+    trap '_cluster_on_signal HUP' HUP
+    # tbf's bucket: 4 ms at the rate, and never less than a 64 KiB GSO packet.
+    burst=$((rate_bytes / 250))
+    ((burst < 131072)) && burst=131072
+    if ! _cluster_build "$hosts" "$racks" "$burst"; then
+        _cluster_error "could not build the cluster; tearing down what was made"
+        cluster_down
+        return 1
+    fi
+    {
+        echo "CLUSTER_ID=$CLUSTER_ID"
+        echo "CLUSTER_FABRIC=$CLUSTER_FABRIC"
+        echo "CLUSTER_IFACE=$CLUSTER_IFACE"
+        echo "CLUSTER_UPLINK_RATE=$CLUSTER_UPLINK_RATE"
+        echo "CLUSTER_NET=$CLUSTER_NET"
+        echo "CLUSTER_HOSTS=(${CLUSTER_HOSTS[*]})"
+        echo "CLUSTER_ADDRS=(${CLUSTER_ADDRS[*]})"
+        echo "CLUSTER_RACK=(${CLUSTER_RACK[*]})"
+    } >"$dir/env"
+    for n in "${!CLUSTER_HOSTS[@]}"; do
+        echo "${CLUSTER_HOSTS[n]} ${CLUSTER_ADDRS[n]} ${CLUSTER_RACK[n]} $CLUSTER_IFACE"
+    done >"$dir/hosts"
+}
+
+# Makes a namespace and records it at once, so cluster_down finds it whatever happens next.
+_cluster_netns_add() {
+    _cluster_do ip netns add "$1" || return 1
+    echo "$1" >>"$CLUSTER_DIR/netns"
+    # No IPv6 (router solicitations, DAD) on the fabric: only the tests' traffic crosses it.
+    _cluster_do ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+        net.ipv6.conf.default.disable_ipv6=1 &&
+        _cluster_do ip -n "$1" link set lo up
+}
+
+_cluster_build() {
+    local hosts=$1 racks=$2 burst=$3 id=$CLUSTER_ID fab=$CLUSTER_FABRIC n r ns addr up end
+    _cluster_netns_add "$fab" || return 1
+    for ((r = 0; r < racks; r++)); do
+        _cluster_do ip -n "$fab" link add "cl${id}rack$r" type bridge stp_state 0 &&
+            _cluster_do ip -n "$fab" link set "cl${id}rack$r" up || return 1
+    done
+    if ((racks > 1)); then
+        _cluster_do ip -n "$fab" link add "cl${id}spine" type bridge stp_state 0 &&
+            _cluster_do ip -n "$fab" link set "cl${id}spine" up || return 1
+        for ((r = 0; r < racks; r++)); do
+            up=cl${id}up$r
+            _cluster_do ip -n "$fab" link add "${up}r" type veth peer name "${up}s" &&
+                _cluster_do ip -n "$fab" link set "${up}r" master "cl${id}rack$r" up &&
+                _cluster_do ip -n "$fab" link set "${up}s" master "cl${id}spine" up || return 1
+            # tbf shapes what leaves an interface: the rack end limits rack-to-spine, the spine
+            # end spine-to-rack.
+            for end in r s; do
+                _cluster_do tc -n "$fab" qdisc add dev "$up$end" root tbf \
+                    rate "$CLUSTER_UPLINK_RATE" burst "$burst" latency 50ms || return 1
+            done
+        done
+    fi
+    for ((n = 0; n < hosts; n++)); do
+        r=$((n * racks / hosts))
+        ns=cl$id-h$n
+        addr=$CLUSTER_NET.$r.$((n + 1))
+        _cluster_netns_add "$ns" || return 1
+        # Both ends are made inside namespaces: the host's end goes straight into its own.
+        _cluster_do ip -n "$fab" link add "cl${id}h$n" type veth peer name "$CLUSTER_IFACE" \
+            netns "$ns" &&
+            _cluster_do ip -n "$fab" link set "cl${id}h$n" master "cl${id}rack$r" up &&
+            _cluster_do ip -n "$ns" addr add "$addr/16" dev "$CLUSTER_IFACE" &&
+            _cluster_do ip -n "$ns" link set "$CLUSTER_IFACE" up || return 1
+        CLUSTER_HOSTS+=("$ns")
+        CLUSTER_ADDRS+=("$addr")
+        CLUSTER_RACK+=("$r")
+    done
+}
+
+cluster_load() {
+    local dir=${1:-}
+    if [[ -z $dir || ! -f $dir/env || ! -f $dir/netns ]]; then
+        _cluster_error "'$dir' is not a cluster run directory (no env or netns file in it)"
+        return 1
+    fi
+    # shellcheck disable=SC1091
+    . "$dir/env" || return 1
+    CLUSTER_DIR=$dir
+}
+
+cluster_down() {
+    local dir=${1:-$CLUSTER_DIR} ns pids left="" tries names
+    [[ -n $dir ]] || return 0
+    if [[ ! -f $dir/netns ]]; then
+        [[ -d $dir ]] && _cluster_error "'$dir' is not a cluster run directory (no netns file)"
+        [[ $dir == "$CLUSTER_DIR" ]] && CLUSTER_DIR=""
+        [[ -d $dir ]] && return 1
+        return 0
+    fi
+    # Only names of the form this library makes, in case the file was edited.
+    names=$(grep -E '^cl[0-9a-f]{6}-(fabric|h[0-9]+)$' "$dir/netns" | tac)
+    # Whatever still runs inside the run's namespaces was started there by the run.
+    for tries in 1 2 3 4 5 6 7 8 9 10; do
+        pids=""
+        for ns in $names; do
+            [[ -e /run/netns/$ns ]] && pids="$pids $(ip netns pids "$ns" 2>/dev/null)"
+        done
+        pids=$(echo $pids)
+        [[ -z $pids ]] && break
+        if [[ $tries == 1 ]]; then
+            _cluster_error "ending processes left in the cluster: $pids"
+            kill -TERM $pids 2>/dev/null
+        else
+            kill -KILL $pids 2>/dev/null
+        fi
+        sleep 0.2
+    done
+    for ns in $names; do
+        if [[ -e /run/netns/$ns ]] && ! ip netns delete "$ns" 2>/dev/null; then
+            _cluster_error "cannot delete namespace $ns"
+        fi
+    done
+    for ns in $names; do
+        ip netns list | grep -qE "^$ns( |$)" && left="$left $ns"
+    done
+    if [[ -n $left ]]; then
+        _cluster_error "left behind:$left (run directory $dir kept)"
+        return 1
+    fi
+    rm -rf "$dir"
+    if [[ $dir == "$CLUSTER_DIR" ]]; then
+        CLUSTER_DIR=""
+        CLUSTER_HOSTS=()
+        CLUSTER_ADDRS=()
+        CLUSTER_RACK=()
+    fi
+}
+
+cluster_addr() {
+    local n
+    for n in "${!CLUSTER_HOSTS[@]}"; do
+        [[ ${CLUSTER_HOSTS[n]} == "$1" ]] && { echo "${CLUSTER_ADDRS[n]}"; return 0; }
+    done
+    _cluster_error "no host '$1' in the cluster (hosts: ${CLUSTER_HOSTS[*]})"
+    return 1
+}
+
+cluster_hostlist() {
+    local slots=${1:-1} list="" h
+    [[ $slots =~ ^[1-9][0-9]*$ ]] || { _cluster_error "slot count '$slots' is not a positive number"; return 2; }
+    for h in "${CLUSTER_HOSTS[@]}"; do
+        list="$list${list:+,}$h:$slots"
+    done
+    echo "$list"
+}
+
+cluster_rawtcp() {
+    local from=${1:-} to=${2:-} to_addr out pid port tries status
+    shift 2 || { _cluster_error "usage: cluster_rawtcp FROM TO [rawtcp client options]"; return 2; }
+    if [[ -z ${CLUSTER_RAWTCP:-} || ! -x $CLUSTER_RAWTCP ]]; then
+        _cluster_error "CLUSTER_RAWTCP '${CLUSTER_RAWTCP:-}' is not the rawtcp program (build examples/bench/rawtcp)"
+        return 2
+    fi
+    cluster_addr "$from" >/dev/null && to_addr=$(cluster_addr "$to") || return 2
+    out=$(mktemp "$CLUSTER_DIR/rawtcp.XXXXXX")
+    ip netns exec "$to" "$CLUSTER_RAWTCP" -s -a "$to_addr" -p 0 -T 20 >"$out" 2>&1 &
+    pid=$!
+    port=""
+    for tries in $(seq 100); do
+        port=$(sed -n 's/^# rawtcp server listening on .* port \([0-9]*\)$/\1/p' "$out")
+        [[ -n $port ]] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    if [[ -z $port ]]; then
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        _cluster_error "rawtcp server on $to ($to_addr) did not start: $(cat "$out")"
+        rm -f "$out"
+        return 1
+    fi
+    ip netns exec "$from" "$CLUSTER_RAWTCP" -c -a "$to_addr" -p "$port" -T 20 "$@"
+    status=$?
+    wait "$pid" || { status=1; _cluster_error "rawtcp server on $to: $(grep -v '^#' "$out")"; }
+    rm -f "$out"
+    return $status
+}
+
+cluster_check() {
+    local n m pairs=0 out inrack cross a b c rate_mbs iters bad=0
+    [[ -n $CLUSTER_DIR && ${#CLUSTER_HOSTS[@]} -gt 0 ]] || { _cluster_error "no cluster is up"; return 1; }
+    # Every host reaches every other over TCP, through the rack bridge or across the spine.
+    for n in "${!CLUSTER_HOSTS[@]}"; do
+        for m in "${!CLUSTER_HOSTS[@]}"; do
+            ((n == m)) && continue
+            if ! out=$(cluster_rawtcp "${CLUSTER_HOSTS[n]}" "${CLUSTER_HOSTS[m]}" \
+                -t latency -m 1:1 -i 20 -x 2 2>&1); then
+                _cluster_error "no TCP from ${CLUSTER_HOSTS[n]} to ${CLUSTER_HOSTS[m]} (${CLUSTER_ADDRS[m]}): $out"
+                bad=1
+                continue
+            fi
+            pairs=$((pairs + 1))
+        done
+    done
+    ((bad == 0)) || return 1
+    echo "cluster check: TCP works between all $pairs ordered pairs of ${#CLUSTER_HOSTS[@]} hosts"
+    # Shaping: a stream between racks against one inside rack 0 (if there are two of each).
+    a="" b="" c=""
+    for n in "${!CLUSTER_HOSTS[@]}"; do
+        if [[ ${CLUSTER_RACK[n]} == 0 ]]; then
+            [[ -z $a ]] && a=$n || { [[ -z $b ]] && b=$n; }
+        elif [[ -z $c ]]; then
+            c=$n
+        fi
+    done
+    if [[ -z $b || -z $c ]]; then
+        echo "cluster check: no shaping check (it needs two hosts in rack 0 and a second rack)"
+        return 0
+    fi
+    rate_mbs=$(awk -v b="$(_cluster_rate_bytes "$CLUSTER_UPLINK_RATE")" 'BEGIN { printf "%.2f", b / 1e6 }')
+    # About one second across the uplink: windows of 64 x 64 KiB.
+    iters=$(awk -v r="$rate_mbs" 'BEGIN { i = int(r / 4.2); print (i < 3 ? 3 : i) }')
+    inrack=$(cluster_rawtcp "${CLUSTER_HOSTS[a]}" "${CLUSTER_HOSTS[b]}" -t bw -m 65536:65536 \
+        -i 20 -x 2 | awk '$1 == 65536 { print $2 }') || return 1
+    cross=$(cluster_rawtcp "${CLUSTER_HOSTS[a]}" "${CLUSTER_HOSTS[c]}" -t bw -m 65536:65536 \
+        -i "$iters" -x 1 | awk '$1 == 65536 { print $2 }') || return 1
+    if [[ -z $inrack || -z $cross ]]; then
+        _cluster_error "the bandwidth runs printed no result"
+        return 1
+    fi
+    echo "cluster check: in rack ${CLUSTER_HOSTS[a]} -> ${CLUSTER_HOSTS[b]} $inrack MB/s;" \
+        "across racks ${CLUSTER_HOSTS[a]} -> ${CLUSTER_HOSTS[c]} $cross MB/s" \
+        "(uplink $CLUSTER_UPLINK_RATE = $rate_mbs MB/s)"
+    if ! awk -v i="$inrack" -v x="$cross" 'BEGIN { exit !(x < i) }'; then
+        _cluster_error "the uplink shaping is not visible: across racks ($cross MB/s) is not slower than in a rack ($inrack MB/s)"
+        return 1
+    fi
+    if ! awk -v x="$cross" -v r="$rate_mbs" 'BEGIN { exit !(x <= 1.1 * r) }'; then
+        _cluster_error "the uplink is not shaped: $cross MB/s across racks, above its rate ($rate_mbs MB/s)"
+        return 1
+    fi
+    if ! awk -v x="$cross" -v r="$rate_mbs" 'BEGIN { exit !(x >= 0.5 * r) }'; then
+        _cluster_error "the uplink delivers $cross MB/s, under half its rate ($rate_mbs MB/s)"
+        return 1
+    fi
+}
