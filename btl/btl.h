@@ -97,6 +97,14 @@ typedef void (*comm_btl_wired_fn)(struct comm_btl_module *module);
 /* Delivers what has arrived; returns how many fragments were delivered (>= 0) or a status. */
 typedef int (*comm_btl_progress_fn)(struct comm_btl_module *module);
 typedef void (*comm_btl_close_fn)(struct comm_btl_module *module);
+/*
+ * Whether every fragment handed to the btl has left this process, so that peers can receive
+ * it without this process's help (a network btl may hold fragments until its progress moves
+ * them, or until a connection is made).  Returns COMM_OK, or COMM_AGAIN while some have not
+ * (progress, then ask again).  The runtime asks before the fence of MPI_Finalize, during
+ * which nothing progresses.
+ */
+typedef int (*comm_btl_flush_fn)(struct comm_btl_module *module);
 
 struct comm_btl_ops {
     size_t size; /* sizeof(struct comm_btl_ops) the btl was built with */
@@ -114,6 +122,7 @@ struct comm_btl_ops {
     comm_btl_progress_fn progress;
     comm_btl_close_fn close;
     comm_btl_wired_fn wired;
+    comm_btl_flush_fn flush;
 };
 
 /* The common head of every module; a btl embeds it first in its own module struct. */
@@ -135,6 +144,11 @@ extern const struct comm_setting_table comm_btl_settings;
 
 /* The settings of each btl that has some, for the settings registry. */
 extern const struct comm_setting_table comm_btl_shm_settings;
+extern const struct comm_setting_table comm_btl_ofi_settings;
+
+/* Whether COMM_SHM allows shared memory between ranks of a host (the shm btl and the
+ * shared-memory collectives); when it does not, the network btl serves those ranks too. */
+bool comm_btl_shm_is_enabled(void);
 
 /*
  * Opens every btl allowed by COMM_BTL.  Returns COMM_OK, COMM_ERR_BAD_PARAM for a COMM_BTL
@@ -152,6 +166,9 @@ int comm_btl_progress_all(void);
 
 /* Tells every btl that all peers are connected (after the fence that follows connecting). */
 void comm_btl_wired_all(void);
+
+/* COMM_OK when every open btl has sent out all it was given, else COMM_AGAIN. */
+int comm_btl_flush_all(void);
 
 /* Closes every open btl. */
 void comm_btl_close_all(void);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "coll/bcast/bcast.h"
+#include "coll/shm/coll_shm.h"
 #include "runtime/communicator.h"
 
 enum { BCAST_BINOMIAL, BCAST_SCATTER_ALLGATHER, BCAST_CHAIN, BCAST_SHM };
@@ -42,7 +43,7 @@ size_t comm_coll_bcast_choose(const struct comm_coll_call *call)
     int size = call->comm->size;
 
     /* Within a host the shared buffer wins (or ties) at every size. */
-    if (size > 1 && call->comm->host_local) {
+    if (size > 1 && comm_coll_shm_allowed(call->comm)) {
         return BCAST_SHM;
     }
     if (size <= 2 || call->bytes < BCAST_LONG) {

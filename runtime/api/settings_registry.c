@@ -43,6 +43,12 @@ static const struct comm_setting provided_settings[] = {
      .audience = COMM_AUDIENCE_PROVIDED,
      .min = 1,
      .max = 2147483647},
+    {.name = "COMM_NET_INTERFACES",
+     .type = COMM_SETTING_STRING,
+     .default_value = "",
+     .help = "network interfaces the job uses between hosts, comma separated (the network "
+             "transport opens nothing else unless COMM_DEVICE_ALLOWLIST says so)",
+     .audience = COMM_AUDIENCE_PROVIDED},
 };
 
 static const struct comm_setting_table provided_table = {
@@ -71,6 +77,7 @@ const struct comm_setting_table *const comm_settings_tables[] = {
     &comm_progress_settings,
     &comm_btl_settings,
     &comm_btl_shm_settings,
+    &comm_btl_ofi_settings,
     &comm_coll_settings,
     &provided_table,
     &tool_table,

@@ -56,6 +56,7 @@ START_TEST(every_table_is_complete)
         ck_assert_ptr_nonnull(t->progress);
         ck_assert_ptr_nonnull(t->close);
         ck_assert_ptr_nonnull(t->wired);
+        ck_assert_ptr_nonnull(t->flush);
     }
 }
 END_TEST
