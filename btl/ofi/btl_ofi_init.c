@@ -510,6 +510,7 @@ static void ofi_close_all(struct btl_ofi_module *m)
     free(m->rx_mem);
     free(m->rx_mr);
     free(m->tx_mem);
+    free(m->bounce);
     free(m->eps);
     free(m);
 }

@@ -53,6 +53,8 @@ enum {
     BTL_OFI_CQ_BATCH = 16,        /* completions read at once */
     BTL_OFI_READ_CHUNK = 4 << 20, /* bytes of one fi_read */
     BTL_OFI_READS_IN_FLIGHT = 8,
+    BTL_OFI_SMALL_PIECE = 16384, /* local pieces smaller on average go through a bounce */
+    BTL_OFI_BOUNCE = 1 << 20,
     BTL_OFI_ADDR_MAX = 256, /* bytes of an endpoint name we accept */
 };
 
@@ -173,6 +175,7 @@ struct btl_ofi_module {
     bool virt_addr;    /* FI_MR_VIRT_ADDR: remote addresses are virtual addresses */
     uint64_t next_key; /* keys we choose when the provider does not (no FI_MR_PROV_KEY) */
     struct comm_btl_ofi_mr_cache mrs;
+    char *bounce; /* BTL_OFI_BOUNCE bytes for reads into scattered pieces, made on first use */
 };
 
 extern const struct comm_btl_ops comm_btl_ofi;
