@@ -11,6 +11,7 @@
  *   connect     after the fence, once per peer this btl may serve: reads the peer's address
  *               and fills an endpoint, or declines (COMM_ERR_UNREACHABLE)
  *   send/get    while running; progress polls for incoming fragments
+ *   flush       at MPI_Finalize, before the last fence: until every fragment has left
  *   close       at MPI_Finalize, after the last fence
  *
  * Selection: for each peer, btl/btl.c offers the peer to the btls in registry order; the first
@@ -24,8 +25,12 @@
  * Sending: `reserve` gives the runtime a slot of up to `max_fragment` bytes to fill in place,
  * and `commit` hands it to the peer (one reservation at a time per endpoint); `send` is the
  * same for a fragment already in memory.
- * COMM_AGAIN means "no room now": the runtime retries after progress.  Fragments to one peer
- * arrive in the order they were committed.
+ * COMM_AGAIN means "no room now" (a full ring, no credits left with the peer): the runtime
+ * retries after progress.  Fragments to one peer arrive in the order they were committed.
+ *
+ * Reading: `get` is synchronous.  A btl whose reads need its progress (a network btl) polls
+ * while it waits, but queues what arrives meanwhile for its next progress call: the runtime's
+ * receive function is never entered again from inside itself.
  *
  * Ownership and threads: a module and its endpoints belong to the btl; the runtime calls every
  * operation from the thread that holds the progress lock (one thread at a time).
@@ -87,9 +92,14 @@ typedef int (*comm_btl_send_fn)(struct comm_btl_endpoint *ep, const void *hdr, s
  */
 typedef int (*comm_btl_get_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
                                size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len);
-/* Makes [ptr, ptr+len) readable by peers; the key travels with the address. */
+/*
+ * Makes [ptr, ptr+len) readable by peers; the key travels with the address.  Returns COMM_OK,
+ * or COMM_ERR_NOT_SUPPORTED when peers cannot read it (they ask for fragments instead).
+ */
 typedef int (*comm_btl_register_fn)(struct comm_btl_module *module, void *ptr, size_t len,
                                     uint64_t *key_out);
+/* Releases one successful register_mem by its key, once the peer has read the memory (or had
+ * it streamed); the btl may keep the registration for reuse. */
 typedef int (*comm_btl_deregister_fn)(struct comm_btl_module *module, uint64_t key);
 /* Every peer of the job has connected (after a fence): what was kept only so that peers could
  * connect may go (shm unlinks its segment's name). */
