@@ -660,6 +660,7 @@ bool comm_p2p_cancel(struct comm_request *req)
         if (proc->send_tail == req) {
             proc->send_tail = prev;
         }
+        p2p_release_rndv(req); /* registered before its RTS found room */
     }
     req->cancelled = true;
     comm_status_set_cancelled(&req->status, true);

@@ -199,6 +199,9 @@ int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices
 /* The network interface carrying the entry's source address, or "" (written to out). */
 void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len);
 
+/* btl_ofi_signals.c: gives back the signals the PSM libraries take when loaded. */
+void comm_btl_ofi_restore_signals(void);
+
 /* btl_ofi_progress.c */
 int comm_btl_ofi_progress(struct comm_btl_module *module);
 /* Reads completions once: send buffers are freed, reads marked, receives queued for delivery.

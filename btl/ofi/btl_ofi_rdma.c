@@ -76,9 +76,15 @@ static int ofi_cache_register(void *ctx, struct comm_btl_ofi_mr *entry)
     uint64_t requested = m->virt_addr ? m->next_key++ : (uint64_t)entry->base;
     struct fid_mr *mr;
     uint64_t key;
-    int rc =
-        ofi_mr_open(m, (void *)entry->base, entry->len, FI_READ | FI_REMOTE_READ, requested, &mr);
+    int rc;
 
+    /* With offsets the key is the base address: a registration in use may hold it already
+     * (two large sends of different lengths from one buffer).  This message is then copied
+     * through fragments instead. */
+    if (!m->virt_addr && comm_btl_ofi_mr_cache_find_key(&m->mrs, requested) != NULL) {
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    rc = ofi_mr_open(m, (void *)entry->base, entry->len, FI_READ | FI_REMOTE_READ, requested, &mr);
     if (rc < 0) {
         return rc;
     }

@@ -124,6 +124,7 @@ int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices
     }
     rc = fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &all);
     fi_freeinfo(hints);
+    comm_btl_ofi_restore_signals(); /* providers may have loaded more */
     if (rc != 0 || all == NULL) {
         snprintf(why_out, len,
                  "libfabric offers no such reliable-datagram provider with the "
