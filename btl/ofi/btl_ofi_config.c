@@ -36,7 +36,7 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                         .check = ofi_check_allowlist},
     [COMM_BTL_OFI_SETTING_EAGER] = {.name = "COMM_OFI_EAGER_LIMIT",
                                     .type = COMM_SETTING_INT,
-                                    .default_value = "8000",
+                                    .default_value = "16000",
                                     .help = "largest message sent over the network in one "
                                             "fragment; larger ones are read by the receiver",
                                     .audience = COMM_AUDIENCE_TUNER,
@@ -44,7 +44,7 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                     .max = 65536},
     [COMM_BTL_OFI_SETTING_FRAGMENT] = {.name = "COMM_OFI_FRAGMENT_SIZE",
                                        .type = COMM_SETTING_INT,
-                                       .default_value = "8192",
+                                       .default_value = "16384",
                                        .help = "bytes of one network fragment, headers "
                                                "included (the size of each receive buffer)",
                                        .audience = COMM_AUDIENCE_TUNER,
