@@ -14,11 +14,13 @@
 
 extern const struct comm_btl_ops comm_btl_self;
 extern const struct comm_btl_ops comm_btl_shm;
+extern const struct comm_btl_ops comm_btl_ofi;
 
 /* Every btl comm has, in the order they are offered a peer. */
 static const struct comm_btl_ops *const btl_registry[] = {
     &comm_btl_self,
     &comm_btl_shm,
+    &comm_btl_ofi,
 };
 
 enum { BTL_COUNT = sizeof(btl_registry) / sizeof(btl_registry[0]) };
@@ -43,6 +45,43 @@ const struct comm_setting_table comm_btl_settings = {
 /* Guarded by: written at init and finalize on the init thread only. */
 static struct comm_btl_module *btl_open_modules[BTL_COUNT];
 static long btl_served[BTL_COUNT]; /* peers each btl serves */
+
+/* Which ranks each btl serves, as ranges ("0,2-5"), for the log. */
+static struct {
+    long first, last; /* the open range, first < 0 when none */
+    char text[160];
+} btl_ranks[BTL_COUNT];
+
+static void btl_ranks_flush(size_t i)
+{
+    size_t used = strlen(btl_ranks[i].text);
+
+    if (btl_ranks[i].first < 0) {
+        return;
+    }
+    if (btl_ranks[i].first == btl_ranks[i].last) {
+        snprintf(btl_ranks[i].text + used, sizeof(btl_ranks[i].text) - used, "%s%ld",
+                 used ? "," : "", btl_ranks[i].first);
+    } else {
+        snprintf(btl_ranks[i].text + used, sizeof(btl_ranks[i].text) - used, "%s%ld-%ld",
+                 used ? "," : "", btl_ranks[i].first, btl_ranks[i].last);
+    }
+    btl_ranks[i].first = -1;
+}
+
+static void btl_ranks_add(size_t i, long rank)
+{
+    if (btl_served[i] == 0) {
+        btl_ranks[i].text[0] = '\0';
+        btl_ranks[i].first = -1;
+    }
+    if (btl_ranks[i].first >= 0 && rank == btl_ranks[i].last + 1) {
+        btl_ranks[i].last = rank;
+        return;
+    }
+    btl_ranks_flush(i);
+    btl_ranks[i].first = btl_ranks[i].last = rank;
+}
 
 const char *comm_btl_names(void)
 {
@@ -174,6 +213,7 @@ int comm_btl_connect_peer(const struct comm_btl_peer *peer,
     if (rc == COMM_OK) {
         for (size_t i = 0; i < BTL_COUNT; i++) {
             if (btl_open_modules[i] == best) {
+                btl_ranks_add(i, peer->rank);
                 btl_served[i]++;
             }
         }
@@ -198,18 +238,37 @@ int comm_btl_progress_all(void)
 
 void comm_btl_wired_all(void)
 {
-    char summary[256] = "";
+    char summary[640] = "";
 
     for (size_t i = 0; i < BTL_COUNT; i++) {
         if (btl_open_modules[i] != NULL) {
             size_t used = strlen(summary);
 
             btl_open_modules[i]->ops->wired(btl_open_modules[i]);
-            snprintf(summary + used, sizeof(summary) - used, "%s%s serves %ld",
-                     used ? ", " : "", btl_registry[i]->name, btl_served[i]);
+            if (btl_served[i] > 0) {
+                btl_ranks_flush(i);
+            }
+            snprintf(summary + used, sizeof(summary) - used, "%s%s serves %ld%s%s%s",
+                     used ? ", " : "", btl_registry[i]->name, btl_served[i],
+                     btl_served[i] > 1 ? " (ranks " : btl_served[i] == 1 ? " (rank " : "",
+                     btl_served[i] > 0 ? btl_ranks[i].text : "",
+                     btl_served[i] > 0 ? ")" : "");
         }
     }
     comm_log_info("btl", "peers: %s", summary);
+}
+
+int comm_btl_flush_all(void)
+{
+    int rc = COMM_OK;
+
+    for (size_t i = 0; i < BTL_COUNT; i++) {
+        if (btl_open_modules[i] != NULL &&
+            btl_open_modules[i]->ops->flush(btl_open_modules[i]) == COMM_AGAIN) {
+            rc = COMM_AGAIN;
+        }
+    }
+    return rc;
 }
 
 void comm_btl_close_all(void)

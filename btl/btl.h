@@ -11,6 +11,7 @@
  *   connect     after the fence, once per peer this btl may serve: reads the peer's address
  *               and fills an endpoint, or declines (COMM_ERR_UNREACHABLE)
  *   send/get    while running; progress polls for incoming fragments
+ *   flush       at MPI_Finalize, before the last fence: until every fragment has left
  *   close       at MPI_Finalize, after the last fence
  *
  * Selection: for each peer, btl/btl.c offers the peer to the btls in registry order; the first
@@ -24,8 +25,12 @@
  * Sending: `reserve` gives the runtime a slot of up to `max_fragment` bytes to fill in place,
  * and `commit` hands it to the peer (one reservation at a time per endpoint); `send` is the
  * same for a fragment already in memory.
- * COMM_AGAIN means "no room now": the runtime retries after progress.  Fragments to one peer
- * arrive in the order they were committed.
+ * COMM_AGAIN means "no room now" (a full ring, no credits left with the peer): the runtime
+ * retries after progress.  Fragments to one peer arrive in the order they were committed.
+ *
+ * Reading: `get` is synchronous.  A btl whose reads need its progress (a network btl) polls
+ * while it waits, but queues what arrives meanwhile for its next progress call: the runtime's
+ * receive function is never entered again from inside itself.
  *
  * Ownership and threads: a module and its endpoints belong to the btl; the runtime calls every
  * operation from the thread that holds the progress lock (one thread at a time).
@@ -87,9 +92,14 @@ typedef int (*comm_btl_send_fn)(struct comm_btl_endpoint *ep, const void *hdr, s
  */
 typedef int (*comm_btl_get_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
                                size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len);
-/* Makes [ptr, ptr+len) readable by peers; the key travels with the address. */
+/*
+ * Makes [ptr, ptr+len) readable by peers; the key travels with the address.  Returns COMM_OK,
+ * or COMM_ERR_NOT_SUPPORTED when peers cannot read it (they ask for fragments instead).
+ */
 typedef int (*comm_btl_register_fn)(struct comm_btl_module *module, void *ptr, size_t len,
                                     uint64_t *key_out);
+/* Releases one successful register_mem by its key, once the peer has read the memory (or had
+ * it streamed); the btl may keep the registration for reuse. */
 typedef int (*comm_btl_deregister_fn)(struct comm_btl_module *module, uint64_t key);
 /* Every peer of the job has connected (after a fence): what was kept only so that peers could
  * connect may go (shm unlinks its segment's name). */
@@ -97,6 +107,14 @@ typedef void (*comm_btl_wired_fn)(struct comm_btl_module *module);
 /* Delivers what has arrived; returns how many fragments were delivered (>= 0) or a status. */
 typedef int (*comm_btl_progress_fn)(struct comm_btl_module *module);
 typedef void (*comm_btl_close_fn)(struct comm_btl_module *module);
+/*
+ * Whether every fragment handed to the btl has left this process, so that peers can receive
+ * it without this process's help (a network btl may hold fragments until its progress moves
+ * them, or until a connection is made).  Returns COMM_OK, or COMM_AGAIN while some have not
+ * (progress, then ask again).  The runtime asks before the fence of MPI_Finalize, during
+ * which nothing progresses.
+ */
+typedef int (*comm_btl_flush_fn)(struct comm_btl_module *module);
 
 struct comm_btl_ops {
     size_t size; /* sizeof(struct comm_btl_ops) the btl was built with */
@@ -114,6 +132,7 @@ struct comm_btl_ops {
     comm_btl_progress_fn progress;
     comm_btl_close_fn close;
     comm_btl_wired_fn wired;
+    comm_btl_flush_fn flush;
 };
 
 /* The common head of every module; a btl embeds it first in its own module struct. */
@@ -135,6 +154,11 @@ extern const struct comm_setting_table comm_btl_settings;
 
 /* The settings of each btl that has some, for the settings registry. */
 extern const struct comm_setting_table comm_btl_shm_settings;
+extern const struct comm_setting_table comm_btl_ofi_settings;
+
+/* Whether COMM_SHM allows shared memory between ranks of a host (the shm btl and the
+ * shared-memory collectives); when it does not, the network btl serves those ranks too. */
+bool comm_btl_shm_is_enabled(void);
 
 /*
  * Opens every btl allowed by COMM_BTL.  Returns COMM_OK, COMM_ERR_BAD_PARAM for a COMM_BTL
@@ -152,6 +176,9 @@ int comm_btl_progress_all(void);
 
 /* Tells every btl that all peers are connected (after the fence that follows connecting). */
 void comm_btl_wired_all(void);
+
+/* COMM_OK when every open btl has sent out all it was given, else COMM_AGAIN. */
+int comm_btl_flush_all(void);
 
 /* Closes every open btl. */
 void comm_btl_close_all(void);

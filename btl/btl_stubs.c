@@ -63,3 +63,9 @@ int comm_btl_stub_deregister(struct comm_btl_module *module, uint64_t key)
     (void)key;
     return COMM_ERR_NOT_SUPPORTED;
 }
+
+int comm_btl_stub_flush(struct comm_btl_module *module)
+{
+    (void)module;
+    return COMM_ERR_NOT_SUPPORTED;
+}

@@ -18,5 +18,7 @@ int comm_btl_stub_get(struct comm_btl_endpoint *ep, const struct iovec *local, s
 int comm_btl_stub_register(struct comm_btl_module *module, void *ptr, size_t len,
                            uint64_t *key_out);
 int comm_btl_stub_deregister(struct comm_btl_module *module, uint64_t key);
+/* For a btl whose fragments are in the peer's hands once committed. */
+int comm_btl_stub_flush(struct comm_btl_module *module);
 
 #endif

@@ -17,6 +17,7 @@
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/scan/scan.h"
 #include "coll/scatter/scatter.h"
+#include "coll/shm/coll_shm.h"
 #include "runtime/communicator.h"
 #include "runtime/error.h"
 #include "runtime/log.h"
@@ -223,6 +224,9 @@ static const char *coll_refusal(const struct comm_coll_algorithm *a,
     }
     if ((a->restrictions & COMM_COLL_HOST_LOCAL_ONLY) && !call->comm->host_local) {
         return "it needs every member on this host";
+    }
+    if ((a->restrictions & COMM_COLL_HOST_LOCAL_ONLY) && !comm_coll_shm_allowed(call->comm)) {
+        return "shared memory is off (COMM_SHM=0)";
     }
     return NULL;
 }

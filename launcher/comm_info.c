@@ -90,10 +90,10 @@ static void info_versions(void)
 
 static void info_settings(void)
 {
-    const struct comm_setting_table *tables[8];
+    const struct comm_setting_table *tables[16];
     size_t ntables = 0;
 
-    for (size_t i = 0; i < comm_settings_ntables && ntables < 7; i++) {
+    for (size_t i = 0; i < comm_settings_ntables && ntables < 15; i++) {
         tables[ntables++] = comm_settings_tables[i];
     }
     tables[ntables++] = &comm_run_settings;

@@ -411,7 +411,7 @@ static int run_plan_hosts(struct comm_run_job *job, const struct comm_run_option
 
 int main(int argc, char **argv)
 {
-    const struct comm_setting_table *tables[8];
+    const struct comm_setting_table *tables[16];
     struct comm_run_options opts, agent_opts;
     struct comm_run_job job;
     struct comm_pmix_server_job sjob;
@@ -422,7 +422,7 @@ int main(int argc, char **argv)
     int rc, status;
 
     comm_log_set_tool("comm-run");
-    for (size_t i = 0; i < comm_settings_ntables && ntables < 7; i++) {
+    for (size_t i = 0; i < comm_settings_ntables && ntables < 15; i++) {
         tables[ntables++] = comm_settings_tables[i];
     }
     tables[ntables++] = &comm_run_settings;

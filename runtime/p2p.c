@@ -207,17 +207,34 @@ static int p2p_send_match(struct comm_request *req)
         p2p_fill_match(&h.m, req, P2P_RTS);
         h.sreq = p2p_id_of(req);
         h.addr = (uint64_t)(uintptr_t)(req->bounce ? req->bounce : p2p_contig_base(req));
-        rc = ops->register_mem(ep->module, (void *)(uintptr_t)h.addr, req->len, &key);
-        if (rc < 0 && rc != COMM_ERR_NOT_SUPPORTED) {
-            return rc;
+        /* Registered once, even if the RTS must wait for room; released when the peer
+         * has read it (FIN) or when it was streamed. */
+        if (!req->rndv_registered) {
+            rc = ops->register_mem(ep->module, (void *)(uintptr_t)h.addr, req->len, &key);
+            if (rc < 0 && rc != COMM_ERR_NOT_SUPPORTED) {
+                return rc;
+            }
+            req->rndv_key = key;
+            req->rndv_registered = rc == COMM_OK;
         }
-        h.key = key;
+        h.key = req->rndv_key;
         rc = ops->send(ep, &h, sizeof(h), NULL, 0);
         if (rc != COMM_OK) {
             return rc;
         }
         req->state = COMM_REQUEST_WAIT_FIN;
         return COMM_OK;
+    }
+}
+
+/* Releases the registration of a rendezvous send once the peer no longer needs it. */
+static void p2p_release_rndv(struct comm_request *req)
+{
+    if (req->rndv_registered) {
+        struct comm_btl_module *module = req->proc->ep->module;
+
+        module->ops->deregister_mem(module, req->rndv_key);
+        req->rndv_registered = false;
     }
 }
 
@@ -251,6 +268,7 @@ static int p2p_stream(struct comm_request *req)
         ops->commit(ep, slot, sizeof(*h) + n);
         req->done += n;
     }
+    p2p_release_rndv(req);
     comm_request_complete(req, MPI_SUCCESS);
     return COMM_OK;
 }
@@ -322,6 +340,7 @@ int comm_p2p_start_send(struct comm_request *req)
     req->cancelled = false;
     req->error = MPI_SUCCESS;
     req->state = COMM_REQUEST_QUEUED;
+    req->rndv_registered = false;
     if (proc->send_head == NULL && proc->ctl_head == NULL) {
         rc = p2p_send_match(req);
         if (rc != COMM_AGAIN) {
@@ -548,8 +567,12 @@ static void p2p_on_fragment(long peer, const void *data, size_t len)
         p2p_on_match_frag(peer, data, len);
         break;
     case P2P_ACK:
-    case P2P_FIN:
         comm_request_complete(p2p_request_of(c->sreq), MPI_SUCCESS);
+        break;
+    case P2P_FIN:
+        req = p2p_request_of(c->sreq);
+        p2p_release_rndv(req);
+        comm_request_complete(req, MPI_SUCCESS);
         break;
     case P2P_CTS:
         req = p2p_request_of(c->sreq);
@@ -637,6 +660,7 @@ bool comm_p2p_cancel(struct comm_request *req)
         if (proc->send_tail == req) {
             proc->send_tail = prev;
         }
+        p2p_release_rndv(req); /* registered before its RTS found room */
     }
     req->cancelled = true;
     comm_status_set_cancelled(&req->status, true);
@@ -752,6 +776,16 @@ int comm_p2p_finalize(void)
                           "MPI_Finalize: messages to rank %ld could not be delivered "
                           "in 10 s (did it finalize without receiving them?)",
                           p2p_busy->rank);
+            break;
+        }
+    }
+    /* Then what the transports hold leaves this process: nothing progresses in the fence. */
+    while (comm_btl_flush_all() == COMM_AGAIN) {
+        comm_progress();
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - start.tv_sec > 10) {
+            comm_log_warn("runtime", "MPI_Finalize: the transports could not send everything "
+                                     "out in 10 s");
             break;
         }
     }

@@ -76,6 +76,8 @@ struct comm_request {
     size_t want;                /* recv: bytes to receive (min of message and capacity) */
     size_t msg_len;             /* recv: bytes the sender sent */
     void *bounce;               /* send: packed copy of non-contiguous data for the reader */
+    uint64_t rndv_key;          /* send: the transport's registration of what the peer reads */
+    bool rndv_registered;       /* send: rndv_key holds a registration to release */
     uint64_t peer_req;          /* the other side's request id */
     struct comm_posted posted;  /* recv: its place in the posted queue */
     struct comm_request *queue_next; /* send: in its peer's send queue */

@@ -1,27 +1,101 @@
 /*
- * btl_ofi.h - the libfabric byte-transfer layer.
+ * btl_ofi.h - the libfabric byte-transfer layer: what the rest of comm may see of it.
  *
- * Layer: btl.  btl/ofi is the only code in comm that includes libfabric headers; its interface
- * speaks comm's terms only.
+ * Layer: btl.  btl/ofi is the only code in comm that includes libfabric headers; this header
+ * speaks comm's terms only (the libfabric-typed internals are in btl_ofi_module.h).
  * Must not: open endpoints or touch the network to answer an inquiry: listing providers reads
  * what libfabric reports and opens nothing.
+ *
+ * The parsing of COMM_BACKEND and COMM_DEVICE_ALLOWLIST below is pure (no libfabric, no
+ * environment) so that unit tests can drive it.
  */
 #ifndef COMM_BTL_OFI_H
 #define COMM_BTL_OFI_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "runtime/config_table.h"
+
+/* The settings of the ofi btl, for the settings registry. */
+extern const struct comm_setting_table comm_btl_ofi_settings;
 
 /* Called once per provider/fabric/domain triple that libfabric reports. */
 typedef void (*comm_btl_ofi_provider_fn)(void *ctx, const char *provider, const char *fabric,
                                          const char *domain, const char *endpoint_type);
 
 /*
- * Lists the reliable-datagram providers libfabric can offer on this host.  Returns COMM_OK,
- * or COMM_ERR_NOT_FOUND when libfabric offers none (not an error for an inquiry).
+ * Lists the reliable-datagram providers libfabric can offer on the devices comm may use
+ * outside a job: COMM_DEVICE_ALLOWLIST, else COMM_NET_INTERFACES, else the loopback interface
+ * (so that an inquiry never looks at the machine's real interfaces).  Returns COMM_OK, or
+ * COMM_ERR_NOT_FOUND when libfabric offers none (not an error for an inquiry).
  */
 int comm_btl_ofi_list_providers(comm_btl_ofi_provider_fn fn, void *ctx);
 
 /* libfabric's version as "1.17". */
 void comm_btl_ofi_version(char *out, size_t len);
+
+/* ---- pure helpers (btl_ofi_config.c) --------------------------------------------------- */
+
+enum { COMM_BTL_OFI_MAX_CANDIDATES = 4, COMM_BTL_OFI_MAX_DEVICES = 16, COMM_BTL_OFI_NAME = 64 };
+
+/*
+ * The libfabric provider strings to try, best first, for a COMM_BACKEND value: "auto" gives
+ * verbs;ofi_rxm, tcp;ofi_rxm, tcp; "verbs" and "rdma" give verbs;ofi_rxm; "tcp" gives
+ * tcp;ofi_rxm; anything else is passed to libfabric as it is.  Returns how many were written
+ * (at most COMM_BTL_OFI_MAX_CANDIDATES); the strings are static or point into BACKEND.
+ */
+size_t comm_btl_ofi_backend_candidates(const char *backend,
+                                       const char *out[COMM_BTL_OFI_MAX_CANDIDATES]);
+
+/* Which devices the btl may open an endpoint on. */
+enum comm_btl_ofi_scope {
+    COMM_BTL_OFI_ONLY,        /* only the named devices */
+    COMM_BTL_OFI_NONLOOPBACK, /* every device but loopback */
+};
+
+/* A parsed device list: names to use or, after ^, names to leave out. */
+struct comm_btl_ofi_names {
+    bool exclude;
+    size_t count;
+    char names[COMM_BTL_OFI_MAX_DEVICES][COMM_BTL_OFI_NAME];
+};
+
+struct comm_btl_ofi_devices {
+    enum comm_btl_ofi_scope scope;
+    struct comm_btl_ofi_names use;  /* ONLY: the devices */
+    struct comm_btl_ofi_names skip; /* left out of the set whatever its scope */
+    const char *source;             /* where the set comes from, for messages */
+};
+
+/*
+ * Parses a comma list of device names ("lo", "eth1,mlx5_0"), or "^" and such a list for the
+ * devices to leave out (when ALLOW_EXCLUDE).  Returns COMM_OK, or COMM_ERR_BAD_PARAM after
+ * writing what was expected to expected_out (empty name, a second ^, too many or too long
+ * names).  Never logs.
+ */
+int comm_btl_ofi_parse_devices(const char *text, bool allow_exclude, struct comm_btl_ofi_names *out,
+                               char *expected_out, size_t len);
+
+/*
+ * The devices a rank may use.  The job's set is the interfaces comm-run selected
+ * (NET_INTERFACES, when not NULL), else the loopback interface when every rank of the job is
+ * on this host, else every non-loopback device.  COMM_DEVICE_ALLOWLIST (ALLOWLIST, when not
+ * NULL) replaces it with the devices it names, or with "^names" leaves those out of it.
+ * Returns COMM_OK or COMM_ERR_BAD_PARAM (expected_out says why).
+ */
+int comm_btl_ofi_device_policy(const char *allowlist, const char *net_interfaces, bool all_local,
+                               struct comm_btl_ofi_devices *out, char *expected_out, size_t len);
+
+/*
+ * Whether a device is in the set.  A device may be known by several names (the libfabric
+ * domain and the network interface that carries its address): it matches when any of the
+ * NNAMES names does; LOOPBACK says whether it is a loopback device.
+ */
+bool comm_btl_ofi_devices_allow(const struct comm_btl_ofi_devices *set, const char *const *names,
+                                size_t nnames, bool loopback);
+
+/* The set as text for messages: "lo", "every non-loopback device but eth0". */
+void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char *out, size_t len);
 
 #endif

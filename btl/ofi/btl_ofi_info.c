@@ -1,31 +1,34 @@
 /*
  * btl_ofi_info.c - what libfabric offers on this host, for comm-info.
  *
- * Layer: btl/ofi.  Must not: open fabrics, domains or endpoints.
+ * Layer: btl/ofi.  Must not: open fabrics, domains or endpoints, or look at a device a job
+ * would not be allowed to use (outside a job that is the loopback interface, unless
+ * COMM_DEVICE_ALLOWLIST or COMM_NET_INTERFACES names others).
  */
 #include "config.h"
 
-#include "btl/ofi/btl_ofi.h"
+#include "btl/ofi/btl_ofi_module.h"
+#include "btl/ofi/btl_ofi_settings.h"
 #include "runtime/error.h"
-
-#include <rdma/fabric.h>
 
 #include <stdio.h>
 
 int comm_btl_ofi_list_providers(comm_btl_ofi_provider_fn fn, void *ctx)
 {
-    struct fi_info *hints = fi_allocinfo();
+    const char *allowlist =
+        comm_config_value(&comm_btl_ofi_setting_list[COMM_BTL_OFI_SETTING_ALLOWLIST]);
+    const char *net = comm_config_env("COMM_NET_INTERFACES");
+    struct comm_btl_ofi_devices devices;
     struct fi_info *list = NULL;
-    int rc;
+    char why[256];
 
-    if (hints == NULL) {
-        return COMM_ERR_NOMEM;
+    if (comm_btl_ofi_device_policy(allowlist[0] != '\0' ? allowlist : NULL,
+                                   net != NULL && net[0] != '\0' ? net : NULL, true, &devices, why,
+                                   sizeof(why)) < 0) {
+        return COMM_ERR_NOT_FOUND;
     }
-    hints->ep_attr->type = FI_EP_RDM;
-    hints->caps = FI_MSG;
-    rc = fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &list);
-    fi_freeinfo(hints);
-    if (rc != 0 || list == NULL) {
+    comm_btl_ofi_restrict_env(&devices);
+    if (comm_btl_ofi_getinfo(NULL, &devices, false, &list, why, sizeof(why)) < 0) {
         return COMM_ERR_NOT_FOUND;
     }
     for (struct fi_info *i = list; i != NULL; i = i->next) {

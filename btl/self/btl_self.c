@@ -208,4 +208,5 @@ const struct comm_btl_ops comm_btl_self = {
     .progress = btl_self_progress,
     .close = btl_self_close,
     .wired = btl_self_wired,
+    .flush = comm_btl_stub_flush,
 };

@@ -100,6 +100,21 @@ static void shm_segment_name(char *out, size_t len, const char *nspace, long ran
     }
 }
 
+bool comm_btl_shm_is_enabled(void)
+{
+    /* Read once: collectives ask on every call.  A malformed value was refused when the
+     * environment was checked at init. */
+    static int enabled = -1;
+
+    if (enabled < 0) {
+        bool b = true;
+
+        comm_config_get_bool(&shm_settings[0], &b);
+        enabled = b;
+    }
+    return enabled != 0;
+}
+
 static int shm_read_settings(struct btl_shm_module *m, long *eager_out)
 {
     long eager, frag, cells;
@@ -349,4 +364,5 @@ const struct comm_btl_ops comm_btl_shm = {
     .progress = comm_btl_shm_progress,
     .close = btl_shm_close,
     .wired = btl_shm_wired,
+    .flush = comm_btl_stub_flush,
 };

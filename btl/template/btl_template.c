@@ -85,4 +85,5 @@ const struct comm_btl_ops comm_btl_template = {
     .progress = btl_template_progress,
     .close = btl_template_close,
     .wired = btl_template_wired,
+    .flush = comm_btl_stub_flush,
 };

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "coll/allreduce/allreduce.h"
+#include "coll/shm/coll_shm.h"
 #include "runtime/communicator.h"
 #include "runtime/op.h"
 
@@ -60,11 +61,11 @@ size_t comm_coll_allreduce_choose(const struct comm_coll_call *call)
 
     /* Within a host the shared buffer wins, and keeps rank order; but two ranks with long
      * vectors do better exchanging halves directly (each reads the other's half once). */
-    if (size == 2 && call->comm->host_local && call->bytes >= ALLREDUCE_PAIR_DIRECT &&
+    if (size == 2 && comm_coll_shm_allowed(call->comm) && call->bytes >= ALLREDUCE_PAIR_DIRECT &&
         call->op != NULL && call->op->commutative) {
         return ALLREDUCE_RABENSEIFNER;
     }
-    if (size > 1 && call->comm->host_local) {
+    if (size > 1 && comm_coll_shm_allowed(call->comm)) {
         return ALLREDUCE_SHM;
     }
     /* Only recursive doubling keeps rank order among the fast ones. */

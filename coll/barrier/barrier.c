@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "coll/barrier/barrier.h"
+#include "coll/shm/coll_shm.h"
 #include "runtime/communicator.h"
 
 const struct comm_coll_algorithm comm_coll_barrier_algorithms[] = {
@@ -23,5 +24,5 @@ enum { BARRIER_DISSEMINATION, BARRIER_SHM };
  * ties with them when ranks outnumber cores); across hosts, dissemination. */
 size_t comm_coll_barrier_choose(const struct comm_coll_call *call)
 {
-    return call->comm->host_local && call->comm->size > 1 ? BARRIER_SHM : BARRIER_DISSEMINATION;
+    return comm_coll_shm_allowed(call->comm) && call->comm->size > 1 ? BARRIER_SHM : BARRIER_DISSEMINATION;
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "coll/bcast/bcast.h"
+#include "coll/shm/coll_shm.h"
 #include "runtime/communicator.h"
 
 enum { BCAST_BINOMIAL, BCAST_SCATTER_ALLGATHER, BCAST_CHAIN, BCAST_SHM };
@@ -47,7 +48,8 @@ size_t comm_coll_bcast_choose(const struct comm_coll_call *call)
 
     /* Within a host the shared buffer wins, but for two ranks from 8 KiB, where the binomial
      * tree is one single-copy read of the root's buffer. */
-    if (size > 1 && call->comm->host_local && (size > 2 || call->bytes < BCAST_PAIR_DIRECT)) {
+    if (size > 1 && comm_coll_shm_allowed(call->comm) &&
+        (size > 2 || call->bytes < BCAST_PAIR_DIRECT)) {
         return BCAST_SHM;
     }
     if (size <= 2 || call->bytes < BCAST_LONG) {

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "coll/reduce/reduce.h"
+#include "coll/shm/coll_shm.h"
 #include "runtime/communicator.h"
 #include "runtime/op.h"
 
@@ -47,7 +48,7 @@ size_t comm_coll_reduce_choose(const struct comm_coll_call *call)
     int size = call->comm->size;
 
     /* Within a host the shared buffer wins at every size, and keeps rank order. */
-    if (size > 1 && call->comm->host_local) {
+    if (size > 1 && comm_coll_shm_allowed(call->comm)) {
         return REDUCE_SHM;
     }
     /* The binomial tree keeps rank order. */

@@ -12,6 +12,7 @@
 #include "coll/shm/coll_shm.h"
 #include "coll/allreduce/allreduce.h"
 #include "coll/bcast/bcast.h"
+#include "btl/btl.h"
 #include "runtime/communicator.h"
 #include "runtime/datatype.h"
 #include "runtime/log.h"
@@ -221,13 +222,18 @@ static int coll_shm_make(struct comm_communicator *comm, struct comm_coll_shm *s
     return MPI_SUCCESS;
 }
 
+bool comm_coll_shm_allowed(const struct comm_communicator *comm)
+{
+    return comm->host_local && comm_btl_shm_is_enabled();
+}
+
 int comm_coll_shm_get(struct comm_communicator *comm, struct comm_coll_shm **shm_out)
 {
     struct comm_coll_shm *shm;
     int err;
 
     *shm_out = NULL;
-    if (!comm->host_local || comm->size < 2) {
+    if (!comm_coll_shm_allowed(comm) || comm->size < 2) {
         return MPI_SUCCESS;
     }
     if (comm->coll_state_free == coll_shm_free) {

@@ -92,6 +92,10 @@ struct comm_coll_shm {
  */
 int comm_coll_shm_get(struct comm_communicator *comm, struct comm_coll_shm **shm_out);
 
+/* Whether the shared-memory algorithms may serve COMM: every member on this host, and shared
+ * memory not turned off with COMM_SHM=0. */
+bool comm_coll_shm_allowed(const struct comm_communicator *comm);
+
 /* Whether the data slots can be used; at the first call on a communicator (every member calls
  * it at the same point, with no message), rank 0 reserves their memory and tells the others
  * whether it could.  When it could not, every member keeps message-based algorithms for

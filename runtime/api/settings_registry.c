@@ -46,7 +46,8 @@ static const struct comm_setting provided_settings[] = {
     {.name = "COMM_NET_INTERFACES",
      .type = COMM_SETTING_STRING,
      .default_value = "",
-     .help = "network interfaces that reach the job's other hosts (lo for a one-host job)",
+     .help = "network interfaces the job uses between hosts, comma separated (the network "
+             "transport opens nothing else unless COMM_DEVICE_ALLOWLIST says so)",
      .audience = COMM_AUDIENCE_PROVIDED},
 };
 
@@ -76,6 +77,7 @@ const struct comm_setting_table *const comm_settings_tables[] = {
     &comm_progress_settings,
     &comm_btl_settings,
     &comm_btl_shm_settings,
+    &comm_btl_ofi_settings,
     &comm_coll_settings,
     &provided_table,
     &tool_table,

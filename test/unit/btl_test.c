@@ -16,10 +16,11 @@
 
 extern const struct comm_btl_ops comm_btl_self;
 extern const struct comm_btl_ops comm_btl_shm;
+extern const struct comm_btl_ops comm_btl_ofi;
 extern const struct comm_btl_ops comm_btl_template;
 
-static const struct comm_btl_ops *const tables[] = {&comm_btl_self, &comm_btl_shm,
-                                                     &comm_btl_template};
+static const struct comm_btl_ops *const tables[] = {&comm_btl_self, &comm_btl_shm, &comm_btl_ofi,
+                                                    &comm_btl_template};
 
 /* What the receive function saw. */
 static long got_peer[256];
@@ -56,6 +57,7 @@ START_TEST(every_table_is_complete)
         ck_assert_ptr_nonnull(t->progress);
         ck_assert_ptr_nonnull(t->close);
         ck_assert_ptr_nonnull(t->wired);
+        ck_assert_ptr_nonnull(t->flush);
     }
 }
 END_TEST
@@ -128,8 +130,8 @@ static void shm_pair(struct comm_btl_module **m0, struct comm_btl_module **m1,
     i1 = info_for(1, nspace);
     ck_assert_int_eq(comm_btl_shm.open(&i0, record, m0), COMM_OK);
     ck_assert_int_eq(comm_btl_shm.open(&i1, record, m1), COMM_OK);
-    ck_assert(!(*m0)->ops->reaches(*m0, &(struct comm_btl_peer){.rank = 0, .is_self = true,
-                                                                 .same_host = true}));
+    ck_assert(!(*m0)->ops->reaches(
+        *m0, &(struct comm_btl_peer){.rank = 0, .is_self = true, .same_host = true}));
     ck_assert((*m0)->ops->reaches(*m0, &p1));
     ck_assert_int_eq((*m0)->ops->connect(*m0, &p1, to1), COMM_OK);
     ck_assert_int_eq((*m1)->ops->connect(*m1, &p0, to0), COMM_OK);
@@ -157,8 +159,7 @@ START_TEST(shm_moves_fragments_in_order_and_wraps)
     for (int lap = 0; lap < 5; lap++) {
         for (int i = 0; i < 3; i++) {
             snprintf(msg, sizeof(msg), "m%d", sent++);
-            ck_assert_int_eq(to1->module->ops->send(to1, msg, strlen(msg) + 1, NULL, 0),
-                             COMM_OK);
+            ck_assert_int_eq(to1->module->ops->send(to1, msg, strlen(msg) + 1, NULL, 0), COMM_OK);
         }
         while (m1->ops->progress(m1) > 0) {
         }
@@ -211,8 +212,7 @@ START_TEST(shm_reads_peer_memory_with_cma)
         src[i] = (char)(i * 7);
     }
     shm_pair(&m0, &m1, &to1, &to0);
-    ck_assert_int_eq(to0->module->ops->get(to0, iov, 2, (uint64_t)(uintptr_t)src, 0,
-                                           sizeof(src)),
+    ck_assert_int_eq(to0->module->ops->get(to0, iov, 2, (uint64_t)(uintptr_t)src, 0, sizeof(src)),
                      COMM_OK);
     ck_assert(memcmp(dst1, src, sizeof(dst1)) == 0);
     ck_assert(memcmp(dst2, src + sizeof(dst1), sizeof(dst2)) == 0);

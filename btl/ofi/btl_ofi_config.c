@@ -1,0 +1,238 @@
+/*
+ * btl_ofi_config.c - the settings of the ofi btl, and the pure parsing of COMM_BACKEND and
+ * COMM_DEVICE_ALLOWLIST.
+ *
+ * Layer: btl/ofi.  Must not: include libfabric or read the environment outside config.c: the
+ * helpers here take strings, so unit tests drive them directly.
+ */
+#include "config.h"
+
+#include "btl/ofi/btl_ofi.h"
+#include "btl/ofi/btl_ofi_settings.h"
+#include "runtime/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int ofi_check_backend(const char *value, char *expected_out, size_t len);
+static int ofi_check_allowlist(const char *value, char *expected_out, size_t len);
+
+const struct comm_setting comm_btl_ofi_setting_list[] = {
+    [COMM_BTL_OFI_SETTING_BACKEND] = {.name = "COMM_BACKEND",
+                                      .type = COMM_SETTING_STRING,
+                                      .default_value = "auto",
+                                      .help = "network provider: auto (verbs, then tcp), verbs "
+                                              "or rdma, tcp, or a libfabric provider name "
+                                              "such as tcp;ofi_rxm",
+                                      .audience = COMM_AUDIENCE_USER,
+                                      .check = ofi_check_backend},
+    [COMM_BTL_OFI_SETTING_ALLOWLIST] = {.name = "COMM_DEVICE_ALLOWLIST",
+                                        .type = COMM_SETTING_STRING,
+                                        .default_value = "",
+                                        .help = "network interfaces or libfabric domains to use "
+                                                "(eth1,mlx5_0) or, after ^, to leave out; "
+                                                "empty: the interfaces comm-run chose",
+                                        .audience = COMM_AUDIENCE_USER,
+                                        .check = ofi_check_allowlist},
+    [COMM_BTL_OFI_SETTING_EAGER] = {.name = "COMM_OFI_EAGER_LIMIT",
+                                    .type = COMM_SETTING_INT,
+                                    .default_value = "16000",
+                                    .help = "largest message sent over the network in one "
+                                            "fragment; larger ones are read by the receiver",
+                                    .audience = COMM_AUDIENCE_TUNER,
+                                    .min = 0,
+                                    .max = 65536},
+    [COMM_BTL_OFI_SETTING_FRAGMENT] = {.name = "COMM_OFI_FRAGMENT_SIZE",
+                                       .type = COMM_SETTING_INT,
+                                       .default_value = "16384",
+                                       .help = "bytes of one network fragment, headers "
+                                               "included (the size of each receive buffer)",
+                                       .audience = COMM_AUDIENCE_TUNER,
+                                       .min = 256,
+                                       .max = 65536},
+    [COMM_BTL_OFI_SETTING_CREDITS] = {.name = "COMM_OFI_CREDITS",
+                                      .type = COMM_SETTING_INT,
+                                      .default_value = "16",
+                                      .help = "receive buffers each rank keeps for each network "
+                                              "peer: fragments a sender may have in flight",
+                                      .audience = COMM_AUDIENCE_TUNER,
+                                      .min = 2,
+                                      .max = 4096},
+    [COMM_BTL_OFI_SETTING_MR_CACHE] = {.name = "COMM_OFI_MR_CACHE",
+                                       .type = COMM_SETTING_INT,
+                                       .default_value = "64",
+                                       .help = "memory registrations kept for reuse after a "
+                                               "large message (least recently used go "
+                                               "first); 0: none",
+                                       .audience = COMM_AUDIENCE_TUNER,
+                                       .min = 0,
+                                       .max = 65536},
+};
+
+const struct comm_setting_table comm_btl_ofi_settings = {
+    .component = "btl_ofi",
+    .count = sizeof(comm_btl_ofi_setting_list) / sizeof(comm_btl_ofi_setting_list[0]),
+    .settings = comm_btl_ofi_setting_list,
+};
+
+static int ofi_check_backend(const char *value, char *expected_out, size_t len)
+{
+    if (value[0] == '\0' || strpbrk(value, " \t,") != NULL) {
+        snprintf(expected_out, len,
+                 "auto, verbs, rdma, tcp or one libfabric provider name "
+                 "(such as tcp;ofi_rxm)");
+        return COMM_ERR_BAD_PARAM;
+    }
+    return COMM_OK;
+}
+
+static int ofi_check_allowlist(const char *value, char *expected_out, size_t len)
+{
+    struct comm_btl_ofi_names set;
+
+    if (value[0] == '\0') {
+        return COMM_OK;
+    }
+    return comm_btl_ofi_parse_devices(value, true, &set, expected_out, len);
+}
+
+size_t comm_btl_ofi_backend_candidates(const char *backend,
+                                       const char *out[COMM_BTL_OFI_MAX_CANDIDATES])
+{
+    if (strcmp(backend, "auto") == 0) {
+        out[0] = "verbs;ofi_rxm";
+        out[1] = "tcp;ofi_rxm";
+        out[2] = "tcp";
+        return 3;
+    }
+    if (strcmp(backend, "verbs") == 0 || strcmp(backend, "rdma") == 0) {
+        out[0] = "verbs;ofi_rxm";
+        return 1;
+    }
+    if (strcmp(backend, "tcp") == 0) {
+        out[0] = "tcp;ofi_rxm";
+        return 1;
+    }
+    out[0] = backend;
+    return 1;
+}
+
+int comm_btl_ofi_parse_devices(const char *text, bool allow_exclude, struct comm_btl_ofi_names *out,
+                               char *expected_out, size_t len)
+{
+    struct comm_btl_ofi_names set = {.exclude = false};
+    const char *p = text;
+
+    if (*p == '^') {
+        if (!allow_exclude) {
+            snprintf(expected_out, len, "interface names separated by commas");
+            return COMM_ERR_BAD_PARAM;
+        }
+        set.exclude = true;
+        p++;
+    }
+    for (;;) {
+        size_t n = strcspn(p, ",");
+
+        if (n == 0 || p[0] == '^') {
+            snprintf(expected_out, len,
+                     "device names separated by commas, the whole list "
+                     "after one ^ to leave them out");
+            return COMM_ERR_BAD_PARAM;
+        }
+        if (n >= COMM_BTL_OFI_NAME || set.count == COMM_BTL_OFI_MAX_DEVICES) {
+            snprintf(expected_out, len, "at most %d names of at most %d characters",
+                     COMM_BTL_OFI_MAX_DEVICES, COMM_BTL_OFI_NAME - 1);
+            return COMM_ERR_BAD_PARAM;
+        }
+        memcpy(set.names[set.count], p, n);
+        set.names[set.count][n] = '\0';
+        set.count++;
+        p += n;
+        if (*p == '\0') {
+            break;
+        }
+        p++; /* the comma; an empty name after it is refused above */
+    }
+    *out = set;
+    return COMM_OK;
+}
+
+int comm_btl_ofi_device_policy(const char *allowlist, const char *net_interfaces, bool all_local,
+                               struct comm_btl_ofi_devices *out, char *expected_out, size_t len)
+{
+    struct comm_btl_ofi_devices set = {.scope = COMM_BTL_OFI_ONLY};
+    struct comm_btl_ofi_names list;
+    int rc;
+
+    if (net_interfaces != NULL) {
+        rc = comm_btl_ofi_parse_devices(net_interfaces, false, &set.use, expected_out, len);
+        if (rc < 0) {
+            return rc;
+        }
+        set.source = "the job's interfaces (COMM_NET_INTERFACES)";
+    } else if (all_local) {
+        set.use.count = 1;
+        snprintf(set.use.names[0], sizeof(set.use.names[0]), "lo");
+        set.source = "every rank on this host";
+    } else {
+        set.scope = COMM_BTL_OFI_NONLOOPBACK;
+        set.source = "ranks on several hosts";
+    }
+    if (allowlist != NULL) {
+        rc = comm_btl_ofi_parse_devices(allowlist, true, &list, expected_out, len);
+        if (rc < 0) {
+            return rc;
+        }
+        if (list.exclude) {
+            set.skip = list;
+        } else {
+            set.scope = COMM_BTL_OFI_ONLY;
+            set.use = list;
+        }
+        set.source = "COMM_DEVICE_ALLOWLIST";
+    }
+    *out = set;
+    return COMM_OK;
+}
+
+static bool ofi_named(const struct comm_btl_ofi_names *list, const char *const *names,
+                      size_t nnames)
+{
+    for (size_t i = 0; i < nnames; i++) {
+        for (size_t j = 0; names[i] != NULL && j < list->count; j++) {
+            if (strcmp(names[i], list->names[j]) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool comm_btl_ofi_devices_allow(const struct comm_btl_ofi_devices *set, const char *const *names,
+                                size_t nnames, bool loopback)
+{
+    bool in =
+        set->scope == COMM_BTL_OFI_NONLOOPBACK ? !loopback : ofi_named(&set->use, names, nnames);
+
+    return in && !ofi_named(&set->skip, names, nnames);
+}
+
+void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char *out, size_t len)
+{
+    size_t used;
+
+    if (set->scope == COMM_BTL_OFI_NONLOOPBACK) {
+        snprintf(out, len, "every non-loopback device");
+    } else {
+        out[0] = '\0';
+        for (size_t i = 0; i < set->use.count; i++) {
+            used = strlen(out);
+            snprintf(out + used, len - used, "%s%s", i ? "," : "", set->use.names[i]);
+        }
+    }
+    for (size_t i = 0; i < set->skip.count; i++) {
+        used = strlen(out);
+        snprintf(out + used, len - used, "%s%s", i ? "," : " but ", set->skip.names[i]);
+    }
+}

@@ -1,0 +1,556 @@
+/*
+ * btl_ofi_init.c - the libfabric transport: choosing a provider and device, opening the
+ * endpoint, publishing and connecting addresses, closing.  See btl_ofi_module.h.
+ *
+ * Layer: btl/ofi.  Must not: open an endpoint on a device outside the allowed set, or know
+ * which runtime header a fragment carries.
+ */
+#include "config.h"
+
+#include "btl/btl_stubs.h"
+#include "btl/ofi/btl_ofi_module.h"
+#include "btl/ofi/btl_ofi_settings.h"
+#include "pmix-glue/pmix_client.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char ofi_addr_key[] = "btl.ofi.addr";
+
+/* What a rank publishes: its provider (peers must use the same) and endpoint name. */
+struct ofi_published {
+    char provider[64];
+    uint32_t addr_format;
+    uint32_t addr_len;
+    unsigned char addr[BTL_OFI_ADDR_MAX];
+};
+
+struct ofi_settings {
+    const char *backend;
+    const char *allowlist; /* NULL when not set */
+    long eager;
+    long frag;
+    long credits;
+    long mr_cache;
+    bool explicit_choice; /* the user named a backend or devices */
+};
+
+static int ofi_read_settings(struct ofi_settings *s)
+{
+    const struct comm_setting *t = comm_btl_ofi_setting_list;
+    int rc;
+
+    if ((rc = comm_config_get_string(&t[COMM_BTL_OFI_SETTING_BACKEND], &s->backend)) < 0 ||
+        (rc = comm_config_get_string(&t[COMM_BTL_OFI_SETTING_ALLOWLIST], &s->allowlist)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_EAGER], &s->eager)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_FRAGMENT], &s->frag)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_CREDITS], &s->credits)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_MR_CACHE], &s->mr_cache)) < 0) {
+        return rc;
+    }
+    if (s->allowlist[0] == '\0') {
+        s->allowlist = NULL;
+    }
+    s->explicit_choice =
+        comm_config_is_set(&t[COMM_BTL_OFI_SETTING_BACKEND]) || s->allowlist != NULL;
+    /* The runtime's header travels with the payload in one fragment, after ours. */
+    if ((size_t)s->eager + 128 + sizeof(struct btl_ofi_hdr) > (size_t)s->frag) {
+        comm_log_error("btl_ofi",
+                       "COMM_OFI_EAGER_LIMIT %ld does not fit a fragment of "
+                       "COMM_OFI_FRAGMENT_SIZE %ld: the limit must be at most the fragment "
+                       "size less %zu",
+                       s->eager, s->frag, 128 + sizeof(struct btl_ofi_hdr));
+        return COMM_ERR_BAD_PARAM;
+    }
+    return COMM_OK;
+}
+
+/*
+ * Tries each candidate provider on the allowed devices; the first that offers an entry wins.
+ * Logs, as one error, every candidate and why it was refused when none does.
+ */
+static int ofi_choose(const struct ofi_settings *s, const struct comm_btl_ofi_devices *devices,
+                      bool needed, struct fi_info **info_out)
+{
+    const char *candidates[COMM_BTL_OFI_MAX_CANDIDATES];
+    size_t n = comm_btl_ofi_backend_candidates(s->backend, candidates);
+    char tried[1024] = "";
+    char allowed[256];
+
+    for (size_t i = 0; i < n; i++) {
+        struct fi_info *list = NULL;
+        char why[384];
+        size_t used;
+        int rc = comm_btl_ofi_getinfo(candidates[i], devices, true, &list, why, sizeof(why));
+
+        if (rc == COMM_ERR_NOT_FOUND) {
+            char why_msg[384];
+
+            /* A provider without RMA still carries fragments; large messages are copied. */
+            if (comm_btl_ofi_getinfo(candidates[i], devices, false, &list, why_msg,
+                                     sizeof(why_msg)) == COMM_OK) {
+                rc = COMM_OK;
+            }
+        }
+        if (rc == COMM_OK) {
+            /* The first entry: every rank sees the same list in the same order. */
+            if (list->next != NULL) {
+                fi_freeinfo(list->next);
+                list->next = NULL;
+            }
+            *info_out = list;
+            return COMM_OK;
+        }
+        if (rc != COMM_ERR_NOT_FOUND) {
+            return rc;
+        }
+        used = strlen(tried);
+        snprintf(tried + used, sizeof(tried) - used, "%s%s: %s", used ? "; " : "", candidates[i],
+                 why);
+    }
+    comm_btl_ofi_devices_describe(devices, allowed, sizeof(allowed));
+    if (needed || s->explicit_choice) {
+        comm_log_error("btl_ofi",
+                       "no libfabric provider for COMM_BACKEND=%s on %s (from %s): "
+                       "tried %s",
+                       s->backend, allowed, devices->source, tried);
+        return s->explicit_choice ? COMM_ERR_BAD_PARAM : COMM_ERR_UNREACHABLE;
+    }
+    comm_log_info("btl_ofi",
+                  "not used: no libfabric provider for COMM_BACKEND=%s on %s: "
+                  "tried %s",
+                  s->backend, allowed, tried);
+    return COMM_ERR_NOT_FOUND;
+}
+
+static int ofi_fail(const char *what, int ret)
+{
+    comm_log_error("btl_ofi", "%s failed: %s", what, fi_strerror(ret < 0 ? -ret : ret));
+    return COMM_ERR_SYSTEM;
+}
+
+/* Opens fabric, domain, completion queue, address vector and endpoint. */
+static int ofi_open_endpoint(struct btl_ofi_module *m, long size)
+{
+    struct fi_info *info = m->info;
+    struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_MSG, .wait_obj = FI_WAIT_NONE};
+    struct fi_av_attr av_attr = {.type = info->domain_attr->av_type != FI_AV_UNSPEC
+                                             ? info->domain_attr->av_type
+                                             : FI_AV_TABLE,
+                                 .count = (size_t)size};
+    size_t rx_total = (size_t)size * (size_t)(m->credits_per_peer + BTL_OFI_SPARES);
+    int ret;
+
+    cq_attr.size = rx_total + BTL_OFI_TX_BUFFERS + BTL_OFI_READS_IN_FLIGHT + 64;
+    /* Queues as deep as comm uses, not the provider's default (software providers allocate
+     * a buffer per slot: tcp;ofi_rxm's defaults cost 64 MB per rank). */
+    if (info->tx_attr->size == 0 || info->tx_attr->size > BTL_OFI_TX_BUFFERS + 64) {
+        info->tx_attr->size = BTL_OFI_TX_BUFFERS + 64;
+    }
+    if (info->rx_attr->size == 0 || info->rx_attr->size > rx_total + 64) {
+        info->rx_attr->size = rx_total + 64;
+    }
+    if ((ret = fi_fabric(info->fabric_attr, &m->fabric, NULL)) != 0) {
+        return ofi_fail("fi_fabric", ret);
+    }
+    if ((ret = fi_domain(m->fabric, info, &m->domain, NULL)) != 0) {
+        return ofi_fail("fi_domain", ret);
+    }
+    if ((ret = fi_cq_open(m->domain, &cq_attr, &m->cq, NULL)) != 0) {
+        return ofi_fail("fi_cq_open", ret);
+    }
+    if ((ret = fi_av_open(m->domain, &av_attr, &m->av, NULL)) != 0) {
+        return ofi_fail("fi_av_open", ret);
+    }
+    if ((ret = fi_endpoint(m->domain, info, &m->ep, NULL)) != 0) {
+        return ofi_fail("fi_endpoint", ret);
+    }
+    if ((ret = fi_ep_bind(m->ep, &m->cq->fid, FI_TRANSMIT | FI_RECV)) != 0) {
+        return ofi_fail("binding the completion queue", ret);
+    }
+    if ((ret = fi_ep_bind(m->ep, &m->av->fid, 0)) != 0) {
+        return ofi_fail("binding the address vector", ret);
+    }
+    if ((ret = fi_enable(m->ep)) != 0) {
+        return ofi_fail("fi_enable", ret);
+    }
+    return COMM_OK;
+}
+
+static int ofi_publish(struct btl_ofi_module *m)
+{
+    struct ofi_published pub;
+    size_t len = sizeof(pub.addr);
+    int ret;
+
+    memset(&pub, 0, sizeof(pub));
+    snprintf(pub.provider, sizeof(pub.provider), "%s", m->provider);
+    ret = fi_getname(&m->ep->fid, pub.addr, &len);
+    if (ret != 0) {
+        return ofi_fail("fi_getname", ret);
+    }
+    pub.addr_format = m->info->addr_format;
+    pub.addr_len = (uint32_t)len;
+    return comm_pmix_put(ofi_addr_key, &pub, sizeof(pub));
+}
+
+static int ofi_setup_tx(struct btl_ofi_module *m)
+{
+    int rc;
+
+    m->tx_mem = calloc(BTL_OFI_TX_BUFFERS, m->frag_size);
+    if (m->tx_mem == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    rc = comm_btl_ofi_register_local(m, m->tx_mem, BTL_OFI_TX_BUFFERS * m->frag_size, FI_SEND,
+                                     &m->tx_mr, &m->tx_desc);
+    if (rc < 0) {
+        return rc;
+    }
+    for (size_t i = BTL_OFI_TX_BUFFERS; i-- > 0;) {
+        m->tx[i].op.type = BTL_OFI_OP_SEND;
+        m->tx[i].buf = m->tx_mem + i * m->frag_size;
+        m->tx[i].next = m->tx_free;
+        m->tx_free = &m->tx[i];
+    }
+    return COMM_OK;
+}
+
+static void ofi_close_all(struct btl_ofi_module *m);
+
+/*
+ * ofi_rxm shares one receive queue among its connections and fills it with 4096 buffers of
+ * 16 KiB by default: 64 MB per rank before a message moves.  Credits already bound what peers
+ * may have in flight, so it gets a queue that size (within 128 to 4096), unless the user set
+ * it.  libfabric reads it when a provider is first asked for, so this precedes fi_getinfo.
+ */
+static void ofi_size_env(long size, long credits)
+{
+    long want = (size - 1) * (credits + BTL_OFI_SPARES);
+    char value[32];
+
+    if (comm_config_env("FI_OFI_RXM_MSG_RX_SIZE") != NULL) {
+        return;
+    }
+    want = want < 128 ? 128 : want > 4096 ? 4096 : want;
+    snprintf(value, sizeof(value), "%ld", want);
+    setenv("FI_OFI_RXM_MSG_RX_SIZE", value, 0);
+}
+
+static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn recv,
+                        struct comm_btl_module **module_out)
+{
+    struct ofi_settings s;
+    struct comm_btl_ofi_devices devices;
+    struct btl_ofi_module *m;
+    char expected[256], allowed[256], iface[IF_NAMESIZE + 1];
+    bool all_local = self->local_size == self->size;
+    bool serve_local = !comm_btl_shm_is_enabled();
+    bool needed = self->size > self->local_size || (serve_local && self->local_size > 1);
+    const char *net = comm_config_env("COMM_NET_INTERFACES");
+    int rc;
+
+    rc = ofi_read_settings(&s);
+    if (rc < 0) {
+        return rc;
+    }
+    if (!needed && !s.explicit_choice) {
+        comm_log_info("btl_ofi", "not opened: every peer is reached another way (COMM_BACKEND "
+                                 "or COMM_DEVICE_ALLOWLIST would open it)");
+        return COMM_ERR_NOT_FOUND;
+    }
+    if (net != NULL && net[0] == '\0') {
+        net = NULL;
+    }
+    rc = comm_btl_ofi_device_policy(s.allowlist, net, all_local, &devices, expected,
+                                    sizeof(expected));
+    if (rc < 0) {
+        comm_log_error("btl_ofi", "%s: invalid value '%s': expected %s",
+                       s.allowlist != NULL ? "COMM_DEVICE_ALLOWLIST" : "COMM_NET_INTERFACES",
+                       s.allowlist != NULL ? s.allowlist : net, expected);
+        return rc;
+    }
+    comm_btl_ofi_restrict_env(&devices);
+    ofi_size_env(self->size, s.credits);
+    m = calloc(1, sizeof(*m));
+    if (m == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    m->base.ops = &comm_btl_ofi;
+    m->recv = recv;
+    m->rank = self->rank;
+    m->size = self->size;
+    m->serve_local = serve_local;
+    m->frag_size = (size_t)s.frag;
+    m->credits_per_peer = s.credits;
+    m->base.max_fragment = m->frag_size - sizeof(struct btl_ofi_hdr);
+    m->base.eager_limit = (size_t)s.eager;
+    m->eps = calloc((size_t)self->size, sizeof(*m->eps));
+    if (m->eps == NULL) {
+        free(m);
+        return COMM_ERR_NOMEM;
+    }
+    rc = ofi_choose(&s, &devices, needed, &m->info);
+    if (rc < 0) {
+        free(m->eps);
+        free(m);
+        return rc;
+    }
+    snprintf(m->provider, sizeof(m->provider), "%s", m->info->fabric_attr->prov_name);
+    m->mr_mode = (uint64_t)m->info->domain_attr->mr_mode;
+    m->inject_size = m->info->tx_attr->inject_size;
+    m->iov_limit = m->info->tx_attr->iov_limit > 0 ? m->info->tx_attr->iov_limit : 1;
+    m->max_msg_size = m->info->ep_attr->max_msg_size;
+    if (m->max_msg_size < m->frag_size) {
+        comm_log_error("btl_ofi",
+                       "provider %s carries messages of at most %zu bytes, less "
+                       "than COMM_OFI_FRAGMENT_SIZE %zu",
+                       m->provider, m->max_msg_size, m->frag_size);
+        rc = COMM_ERR_BAD_PARAM;
+        goto out_close;
+    }
+    rc = ofi_open_endpoint(m, self->size);
+    if (rc < 0) {
+        goto out_close;
+    }
+    comm_btl_ofi_rdma_init(m, s.mr_cache);
+    rc = ofi_setup_tx(m);
+    if (rc < 0) {
+        goto out_close;
+    }
+    rc = ofi_publish(m);
+    if (rc < 0) {
+        goto out_close;
+    }
+    comm_btl_ofi_interface_of(m->info, iface, sizeof(iface));
+    comm_btl_ofi_devices_describe(&devices, allowed, sizeof(allowed));
+    comm_log_info("btl_ofi",
+                  "provider %s, fabric %s, domain %s%s%s (allowed devices: %s, from "
+                  "%s); large messages %s",
+                  m->provider, m->info->fabric_attr->name, m->info->domain_attr->name,
+                  iface[0] ? ", interface " : "", iface, allowed, devices.source,
+                  m->rma ? "read from the sender's memory" : "copied through fragments");
+    *module_out = &m->base;
+    return COMM_OK;
+out_close:
+    ofi_close_all(m);
+    return rc;
+}
+
+static bool btl_ofi_reaches(struct comm_btl_module *module, const struct comm_btl_peer *peer)
+{
+    struct btl_ofi_module *m = (struct btl_ofi_module *)module;
+
+    return !peer->is_self && (!peer->same_host || m->serve_local);
+}
+
+/* Receive buffers for one more peer: COMM_OFI_CREDITS for its fragments and a few spares
+ * for its credit messages, all posted. */
+static int ofi_add_rx(struct btl_ofi_module *m)
+{
+    size_t n = (size_t)m->credits_per_peer + BTL_OFI_SPARES;
+    struct btl_ofi_rx *rx;
+    char *mem;
+    void *desc = NULL;
+    int rc;
+
+    if (m->rx_nchunks == m->rx_capacity) {
+        size_t cap = m->rx_capacity ? 2 * m->rx_capacity : 16;
+        struct btl_ofi_rx **chunks = realloc(m->rx_chunks, cap * sizeof(*chunks));
+        char **mems;
+        struct fid_mr **mrs;
+
+        if (chunks == NULL) {
+            return COMM_ERR_NOMEM;
+        }
+        m->rx_chunks = chunks;
+        mems = realloc(m->rx_mem, cap * sizeof(*mems));
+        if (mems == NULL) {
+            return COMM_ERR_NOMEM;
+        }
+        m->rx_mem = mems;
+        mrs = realloc(m->rx_mr, cap * sizeof(*mrs));
+        if (mrs == NULL) {
+            return COMM_ERR_NOMEM;
+        }
+        m->rx_mr = mrs;
+        m->rx_capacity = cap;
+    }
+    rx = calloc(n, sizeof(*rx));
+    mem = malloc(n * m->frag_size);
+    if (rx == NULL || mem == NULL) {
+        free(rx);
+        free(mem);
+        return COMM_ERR_NOMEM;
+    }
+    m->rx_chunks[m->rx_nchunks] = rx;
+    m->rx_mem[m->rx_nchunks] = mem;
+    m->rx_mr[m->rx_nchunks] = NULL;
+    m->rx_nchunks++;
+    rc = comm_btl_ofi_register_local(m, mem, n * m->frag_size, FI_RECV,
+                                     &m->rx_mr[m->rx_nchunks - 1], &desc);
+    if (rc < 0) {
+        return rc;
+    }
+    for (size_t i = 0; i < n; i++) {
+        rx[i].op.type = BTL_OFI_OP_RECV;
+        rx[i].buf = mem + i * m->frag_size;
+        rx[i].desc = desc;
+        rc = comm_btl_ofi_post_rx(m, &rx[i]);
+        if (rc < 0) {
+            return rc;
+        }
+    }
+    return COMM_OK;
+}
+
+static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl_peer *peer,
+                           struct comm_btl_endpoint **endpoint_out)
+{
+    struct btl_ofi_module *m = (struct btl_ofi_module *)module;
+    struct ofi_published *pub = NULL;
+    struct btl_ofi_endpoint *ep;
+    fi_addr_t addr = FI_ADDR_UNSPEC;
+    size_t len = 0;
+    int rc, ret;
+
+    rc = comm_pmix_get(peer->rank, ofi_addr_key, (void **)&pub, &len);
+    if (rc < 0) {
+        comm_log_error("btl_ofi",
+                       "rank %ld published no libfabric address (its transport "
+                       "could not open: see its log)",
+                       peer->rank);
+        return COMM_ERR_UNREACHABLE;
+    }
+    if (len != sizeof(*pub) || pub->addr_len > sizeof(pub->addr)) {
+        comm_log_error("btl_ofi", "the libfabric address of rank %ld is malformed", peer->rank);
+        rc = COMM_ERR_UNREACHABLE;
+        goto out_free;
+    }
+    pub->provider[sizeof(pub->provider) - 1] = '\0';
+    if (strcmp(pub->provider, m->provider) != 0 || pub->addr_format != m->info->addr_format) {
+        comm_log_error("btl_ofi",
+                       "rank %ld uses provider %s but this rank uses %s: set the "
+                       "same COMM_BACKEND and COMM_DEVICE_ALLOWLIST on every host",
+                       peer->rank, pub->provider, m->provider);
+        rc = COMM_ERR_UNREACHABLE;
+        goto out_free;
+    }
+    ret = fi_av_insert(m->av, pub->addr, 1, &addr, 0, NULL);
+    if (ret != 1) {
+        comm_log_error("btl_ofi", "cannot insert the address of rank %ld: %s", peer->rank,
+                       fi_strerror(ret < 0 ? -ret : FI_EINVAL));
+        rc = COMM_ERR_UNREACHABLE;
+        goto out_free;
+    }
+    ep = calloc(1, sizeof(*ep));
+    if (ep == NULL) {
+        rc = COMM_ERR_NOMEM;
+        goto out_free;
+    }
+    ep->base.module = module;
+    ep->base.peer = peer->rank;
+    ep->addr = addr;
+    ep->credits = m->credits_per_peer;
+    m->eps[peer->rank] = ep;
+    rc = ofi_add_rx(m);
+    if (rc < 0) {
+        goto out_free;
+    }
+    *endpoint_out = &ep->base;
+out_free:
+    free(pub);
+    return rc;
+}
+
+static void btl_ofi_wired(struct comm_btl_module *module)
+{
+    (void)module;
+}
+
+static void ofi_close_fid(struct fid *fid, const char *what)
+{
+    int ret;
+
+    if (fid == NULL) {
+        return;
+    }
+    ret = fi_close(fid);
+    if (ret != 0) {
+        comm_log_warn("btl_ofi", "closing the %s failed: %s", what, fi_strerror(-ret));
+    }
+}
+
+static void ofi_close_all(struct btl_ofi_module *m)
+{
+    comm_btl_ofi_mr_cache_flush(&m->mrs);
+    ofi_close_fid(m->ep != NULL ? &m->ep->fid : NULL, "endpoint");
+    for (size_t i = 0; i < m->rx_nchunks; i++) {
+        ofi_close_fid(m->rx_mr[i] != NULL ? &m->rx_mr[i]->fid : NULL, "receive registration");
+        free(m->rx_chunks[i]);
+        free(m->rx_mem[i]);
+    }
+    ofi_close_fid(m->tx_mr != NULL ? &m->tx_mr->fid : NULL, "send registration");
+    ofi_close_fid(m->av != NULL ? &m->av->fid : NULL, "address vector");
+    ofi_close_fid(m->cq != NULL ? &m->cq->fid : NULL, "completion queue");
+    ofi_close_fid(m->domain != NULL ? &m->domain->fid : NULL, "domain");
+    ofi_close_fid(m->fabric != NULL ? &m->fabric->fid : NULL, "fabric");
+    if (m->info != NULL) {
+        fi_freeinfo(m->info);
+    }
+    for (long r = 0; m->eps != NULL && r < m->size; r++) {
+        free(m->eps[r]);
+    }
+    free(m->rx_chunks);
+    free(m->rx_mem);
+    free(m->rx_mr);
+    free(m->tx_mem);
+    free(m->bounce);
+    free(m->eps);
+    free(m);
+}
+
+static void btl_ofi_close(struct comm_btl_module *module)
+{
+    struct btl_ofi_module *m = (struct btl_ofi_module *)module;
+    struct timespec start, now;
+
+    /* Sends still in flight (credit messages, the last answers) get a moment to leave;
+     * a peer that has already closed may never complete them. */
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (m->tx_posted > 0) {
+        if (comm_btl_ofi_poll(m) < 0) {
+            break;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 > 1000) {
+            comm_log_debug("btl_ofi", "%zu sends still in flight at close", m->tx_posted);
+            break;
+        }
+    }
+    ofi_close_all(m);
+}
+
+const struct comm_btl_ops comm_btl_ofi = {
+    .size = sizeof(struct comm_btl_ops),
+    .name = "ofi",
+    .exclusivity = 20,
+    .open = btl_ofi_open,
+    .reaches = btl_ofi_reaches,
+    .connect = btl_ofi_connect,
+    .reserve = comm_btl_ofi_reserve,
+    .commit = comm_btl_ofi_commit,
+    .send = comm_btl_ofi_send,
+    .get = comm_btl_ofi_get,
+    .register_mem = comm_btl_ofi_register,
+    .deregister_mem = comm_btl_ofi_deregister,
+    .progress = comm_btl_ofi_progress,
+    .close = btl_ofi_close,
+    .wired = btl_ofi_wired,
+    .flush = comm_btl_ofi_flush,
+};

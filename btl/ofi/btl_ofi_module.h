@@ -1,0 +1,237 @@
+/*
+ * btl_ofi_module.h - the libfabric transport: internal structures.
+ *
+ * Layer: btl/ofi.  Private to the files of btl/ofi (it includes libfabric).
+ *
+ * One reliable-datagram endpoint (FI_EP_RDM) per rank, with one completion queue for sends,
+ * receives and reads, and one address vector.  Addresses go through the PMIx modex.
+ *
+ * Eager fragments: every fragment starts with a small header (sender's rank, credits given
+ * back, kind).  The receiver pre-posts COMM_OFI_CREDITS receive buffers for each peer it
+ * serves, plus a few spares for credit messages; a sender holds that many credits per peer
+ * and spends one per fragment, so it can never have more fragments in flight to a peer than
+ * the peer has buffers for it: reserve and send return COMM_AGAIN at zero credits.  The
+ * receiver gives credits back once it has delivered a fragment and re-posted its buffer,
+ * piggybacked on its next fragment to that peer, or in a credit message once half the credits
+ * are owed.  Fragments to one peer arrive in order (FI_ORDER_SAS is required).
+ *
+ * Rendezvous: register_mem registers the sender's buffer (through a bounded cache), and the
+ * receiver's get is fi_read of it.  get is synchronous: while it waits it polls the completion
+ * queue, and fragments that arrive meanwhile are queued and delivered by the next progress
+ * call, never from inside get.
+ *
+ * Every operation's context starts with a struct fi_context2, so providers that want
+ * FI_CONTEXT or FI_CONTEXT2 get it.  Memory registration follows the provider's mr_mode:
+ * local descriptors with FI_MR_LOCAL, binding to the endpoint with FI_MR_ENDPOINT, the
+ * provider's keys with FI_MR_PROV_KEY, and remote addresses as virtual addresses with
+ * FI_MR_VIRT_ADDR or as offsets into the registration otherwise.
+ *
+ * Threads: everything is called under the runtime's progress lock.
+ */
+#ifndef COMM_BTL_OFI_MODULE_H
+#define COMM_BTL_OFI_MODULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_eq.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include "btl/btl.h"
+#include "btl/ofi/btl_ofi.h"
+#include "btl/ofi/btl_ofi_mr_cache.h"
+
+enum {
+    BTL_OFI_SPARES = 4,           /* receive buffers per peer for credit messages */
+    BTL_OFI_TX_BUFFERS = 256,     /* send buffers of the module */
+    BTL_OFI_CQ_BATCH = 16,        /* completions read at once */
+    BTL_OFI_READ_CHUNK = 4 << 20, /* bytes of one fi_read */
+    BTL_OFI_READS_IN_FLIGHT = 8,
+    BTL_OFI_SMALL_PIECE = 16384, /* local pieces smaller on average go through a bounce */
+    BTL_OFI_BOUNCE = 1 << 20,
+    BTL_OFI_ADDR_MAX = 256, /* bytes of an endpoint name we accept */
+};
+
+enum btl_ofi_kind {
+    BTL_OFI_FRAG = 1, /* a fragment for the runtime */
+    BTL_OFI_CREDIT,   /* only credits */
+};
+
+/* At the start of every message. */
+struct btl_ofi_hdr {
+    uint32_t src;     /* world rank of the sender */
+    uint16_t credits; /* given back to the receiver for its fragments to the sender */
+    uint8_t kind;
+    uint8_t pad;
+};
+
+enum btl_ofi_op_type {
+    BTL_OFI_OP_RECV = 1,
+    BTL_OFI_OP_SEND,
+    BTL_OFI_OP_READ,
+};
+
+/* The head of every operation's context: what libfabric may use, then what we are. */
+struct btl_ofi_op {
+    struct fi_context2 ctx;
+    enum btl_ofi_op_type type;
+};
+
+/* A pre-posted receive buffer.  Owned by the module. */
+struct btl_ofi_rx {
+    struct btl_ofi_op op;
+    struct btl_ofi_rx *next; /* in the delivery queue or the re-post list */
+    size_t len;              /* bytes received */
+    char *buf;
+    void *desc; /* local descriptor of buf (FI_MR_LOCAL) */
+};
+
+struct btl_ofi_endpoint;
+
+/* A send buffer, free, reserved, posted or waiting to be posted.  Owned by the module. */
+struct btl_ofi_tx {
+    struct btl_ofi_op op;
+    struct btl_ofi_tx *next; /* free list or the endpoint's backlog */
+    struct btl_ofi_endpoint *ep;
+    size_t len;
+    char *buf;
+};
+
+/* One fi_read of a get. */
+struct btl_ofi_read {
+    struct btl_ofi_op op;
+    bool done;
+    int status;
+};
+
+/* A peer served by ofi.  Owned by the module. */
+struct btl_ofi_endpoint {
+    struct comm_btl_endpoint base; /* first: the runtime sees only this */
+    fi_addr_t addr;
+    long credits;       /* fragments we may still send to the peer */
+    long owed;          /* credits we owe the peer (buffers delivered and re-posted) */
+    bool credit_queued; /* on the module's list of peers owed a credit message */
+    struct btl_ofi_endpoint *credit_next;
+    struct btl_ofi_tx *reserved;     /* the slot handed out by reserve */
+    struct btl_ofi_tx *backlog_head; /* committed, not taken by the provider yet (EAGAIN) */
+    struct btl_ofi_tx *backlog_tail;
+    bool in_backlog_list;
+    struct btl_ofi_endpoint *backlog_next;
+};
+
+struct btl_ofi_module {
+    struct comm_btl_module base; /* first: the runtime sees only this */
+    comm_btl_recv_fn recv;
+    long rank;
+    long size;
+    bool serve_local; /* COMM_SHM=0: peers on this host too */
+
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_ep *ep;
+    uint64_t mr_mode;
+    size_t inject_size;
+    size_t iov_limit;
+    size_t max_msg_size;
+    char provider[64];
+
+    size_t frag_size; /* bytes of a receive or send buffer, our header included */
+    long credits_per_peer;
+
+    /* Receive buffers: npeers * (credits + spares), allocated as peers connect. */
+    struct btl_ofi_rx **rx_chunks; /* one array per connected peer */
+    char **rx_mem;
+    struct fid_mr **rx_mr;
+    size_t rx_nchunks;
+    size_t rx_capacity;
+    struct btl_ofi_rx *deliver_head; /* completed, not delivered yet */
+    struct btl_ofi_rx *deliver_tail;
+    struct btl_ofi_rx *repost_head; /* delivered, not re-posted yet (EAGAIN) */
+    bool delivering;                /* inside the runtime's receive function */
+
+    /* Send buffers. */
+    struct btl_ofi_tx tx[BTL_OFI_TX_BUFFERS];
+    char *tx_mem;
+    struct fid_mr *tx_mr;
+    void *tx_desc;
+    struct btl_ofi_tx *tx_free;
+    size_t tx_posted;
+
+    struct btl_ofi_endpoint **eps; /* by world rank; NULL for peers ofi does not serve */
+    struct btl_ofi_endpoint *credit_list;
+    struct btl_ofi_endpoint *backlog_list;
+
+    /* Remote memory access. */
+    bool rma;          /* fi_read usable; else get says COMM_ERR_NOT_SUPPORTED */
+    bool virt_addr;    /* FI_MR_VIRT_ADDR: remote addresses are virtual addresses */
+    uint64_t next_key; /* keys we choose when the provider does not (no FI_MR_PROV_KEY) */
+    struct comm_btl_ofi_mr_cache mrs;
+    char *bounce; /* BTL_OFI_BOUNCE bytes for reads into scattered pieces, made on first use */
+};
+
+extern const struct comm_btl_ops comm_btl_ofi;
+
+/* btl_ofi_select.c: choosing the provider and device. */
+
+/*
+ * Sets the tcp-family providers' interface variables (FI_TCP_IFACE...) when the set names one
+ * interface and the user did not set them, before libfabric first reads them.
+ */
+void comm_btl_ofi_restrict_env(const struct comm_btl_ofi_devices *devices);
+
+/*
+ * The fi_info entries of PROVIDER on the allowed devices, with the capabilities, modes and
+ * memory-registration modes comm can use (FI_MSG, FI_RMA when WANT_RMA).  Returns COMM_OK with
+ * a list to free with fi_freeinfo, or COMM_ERR_NOT_FOUND after writing why to why_out.
+ */
+int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices *devices,
+                         bool want_rma, struct fi_info **list_out, char *why_out, size_t len);
+
+/* The network interface carrying the entry's source address, or "" (written to out). */
+void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len);
+
+/* btl_ofi_signals.c: gives back the signals the PSM libraries take when loaded. */
+void comm_btl_ofi_restore_signals(void);
+
+/* btl_ofi_progress.c */
+int comm_btl_ofi_progress(struct comm_btl_module *module);
+/* Reads completions once: send buffers are freed, reads marked, receives queued for delivery.
+ * Returns how many completions were read, or a status. */
+int comm_btl_ofi_poll(struct btl_ofi_module *m);
+/* Posts a receive buffer (again); COMM_OK, COMM_AGAIN (kept for later) or a status. */
+int comm_btl_ofi_post_rx(struct btl_ofi_module *m, struct btl_ofi_rx *rx);
+void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m);
+
+/* btl_ofi_send.c */
+int comm_btl_ofi_reserve(struct comm_btl_endpoint *base, size_t len, void **slot_out);
+int comm_btl_ofi_commit(struct comm_btl_endpoint *base, void *slot, size_t len);
+int comm_btl_ofi_send(struct comm_btl_endpoint *base, const void *hdr, size_t hdr_len,
+                      const void *data, size_t data_len);
+/* Posts what waits in backlogs and credit messages owed; called by progress. */
+void comm_btl_ofi_push(struct btl_ofi_module *m);
+/* Whether everything committed has been taken by the provider and completed. */
+int comm_btl_ofi_flush(struct comm_btl_module *module);
+/* Notes that a credit is owed to EP after a receive buffer was re-posted. */
+void comm_btl_ofi_owe_credit(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep);
+
+/* btl_ofi_rdma.c */
+int comm_btl_ofi_register(struct comm_btl_module *module, void *ptr, size_t len, uint64_t *key_out);
+int comm_btl_ofi_deregister(struct comm_btl_module *module, uint64_t key);
+int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
+                     uint64_t remote, uint64_t remote_key, size_t len);
+/* Sets up registration (rma, virt_addr, the cache) once the domain is open. */
+void comm_btl_ofi_rdma_init(struct btl_ofi_module *m, long cache_size);
+/* Registers memory the module owns (buffers) for local use; desc_out NULL when not needed. */
+int comm_btl_ofi_register_local(struct btl_ofi_module *m, void *ptr, size_t len, uint64_t access,
+                                struct fid_mr **mr_out, void **desc_out);
+
+#endif

@@ -1,0 +1,210 @@
+/*
+ * btl_ofi_progress.c - reading the completion queue and delivering fragments in order.
+ *
+ * Layer: btl/ofi.  Must not: deliver a fragment from inside the runtime's receive function
+ * (a get waiting for its read queues what arrives instead), or block.
+ */
+#include "config.h"
+
+#include "btl/ofi/btl_ofi_module.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <string.h>
+
+int comm_btl_ofi_post_rx(struct btl_ofi_module *m, struct btl_ofi_rx *rx)
+{
+    ssize_t ret = fi_recv(m->ep, rx->buf, m->frag_size, rx->desc, FI_ADDR_UNSPEC, &rx->op.ctx);
+
+    if (ret == 0) {
+        return COMM_OK;
+    }
+    if (ret == -FI_EAGAIN) {
+        rx->next = m->repost_head;
+        m->repost_head = rx;
+        return COMM_AGAIN;
+    }
+    comm_log_error("btl_ofi", "posting a receive buffer failed: %s", fi_strerror((int)-ret));
+    return COMM_ERR_SYSTEM;
+}
+
+static void ofi_queue_rx(struct btl_ofi_module *m, struct btl_ofi_rx *rx)
+{
+    rx->next = NULL;
+    if (m->deliver_tail != NULL) {
+        m->deliver_tail->next = rx;
+    } else {
+        m->deliver_head = rx;
+    }
+    m->deliver_tail = rx;
+}
+
+static struct btl_ofi_endpoint *ofi_sender(struct btl_ofi_module *m, const struct btl_ofi_rx *rx)
+{
+    const struct btl_ofi_hdr *h = (const void *)rx->buf;
+
+    if (rx->len < sizeof(*h) || h->src >= (uint32_t)m->size) {
+        return NULL;
+    }
+    return m->eps[h->src];
+}
+
+static void ofi_on_recv(struct btl_ofi_module *m, struct btl_ofi_rx *rx, size_t len)
+{
+    const struct btl_ofi_hdr *h = (const void *)rx->buf;
+    struct btl_ofi_endpoint *ep;
+
+    rx->len = len;
+    ep = ofi_sender(m, rx);
+    if (ep == NULL) {
+        comm_log_error("btl_ofi", "a %zu-byte message from an unknown sender was dropped", len);
+        comm_btl_ofi_post_rx(m, rx);
+        return;
+    }
+    ep->credits += h->credits;
+    if (h->kind == BTL_OFI_CREDIT) {
+        /* A spare buffer: back at once, it owes nothing. */
+        comm_btl_ofi_post_rx(m, rx);
+        return;
+    }
+    ofi_queue_rx(m, rx);
+}
+
+static void ofi_on_send_done(struct btl_ofi_module *m, struct btl_ofi_tx *tx)
+{
+    tx->next = m->tx_free;
+    m->tx_free = tx;
+    m->tx_posted--;
+}
+
+void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
+{
+    struct fi_cq_err_entry err;
+    struct btl_ofi_op *op;
+    char text[256];
+
+    memset(&err, 0, sizeof(err));
+    if (fi_cq_readerr(m->cq, &err, 0) <= 0) {
+        return;
+    }
+    op = err.op_context;
+    if (op == NULL) {
+        return;
+    }
+    text[0] = '\0';
+    fi_cq_strerror(m->cq, err.prov_errno, err.err_data, text, sizeof(text));
+    switch (op->type) {
+    case BTL_OFI_OP_RECV:
+        if (err.err != FI_ECANCELED) {
+            comm_log_error("btl_ofi", "a receive failed: %s (%s)", fi_strerror(err.err), text);
+            comm_btl_ofi_post_rx(m, (struct btl_ofi_rx *)op);
+        }
+        break;
+    case BTL_OFI_OP_SEND: {
+        struct btl_ofi_tx *tx = (struct btl_ofi_tx *)op;
+
+        comm_log_error("btl_ofi", "a send to rank %ld failed: %s (%s)",
+                       tx->ep != NULL ? tx->ep->base.peer : -1L, fi_strerror(err.err), text);
+        ofi_on_send_done(m, tx);
+        break;
+    }
+    case BTL_OFI_OP_READ: {
+        struct btl_ofi_read *r = (struct btl_ofi_read *)op;
+
+        comm_log_error("btl_ofi", "reading a peer's memory failed: %s (%s)", fi_strerror(err.err),
+                       text);
+        r->status = COMM_ERR_SYSTEM;
+        r->done = true;
+        break;
+    }
+    }
+}
+
+int comm_btl_ofi_poll(struct btl_ofi_module *m)
+{
+    struct fi_cq_msg_entry e[BTL_OFI_CQ_BATCH];
+    ssize_t n = fi_cq_read(m->cq, e, BTL_OFI_CQ_BATCH);
+
+    if (n == -FI_EAGAIN) {
+        return 0;
+    }
+    if (n == -FI_EAVAIL) {
+        comm_btl_ofi_log_cq_error(m);
+        return 1;
+    }
+    if (n < 0) {
+        comm_log_error("btl_ofi", "reading the completion queue failed: %s", fi_strerror((int)-n));
+        return COMM_ERR_SYSTEM;
+    }
+    for (ssize_t i = 0; i < n; i++) {
+        struct btl_ofi_op *op = e[i].op_context;
+
+        switch (op->type) {
+        case BTL_OFI_OP_RECV:
+            ofi_on_recv(m, (struct btl_ofi_rx *)op, e[i].len);
+            break;
+        case BTL_OFI_OP_SEND:
+            ofi_on_send_done(m, (struct btl_ofi_tx *)op);
+            break;
+        case BTL_OFI_OP_READ:
+            ((struct btl_ofi_read *)op)->done = true;
+            break;
+        }
+    }
+    return (int)n;
+}
+
+static void ofi_repost(struct btl_ofi_module *m)
+{
+    struct btl_ofi_rx *list = m->repost_head;
+
+    m->repost_head = NULL;
+    while (list != NULL) {
+        struct btl_ofi_rx *rx = list;
+        struct btl_ofi_endpoint *ep = ofi_sender(m, rx);
+        bool was_fragment =
+            ((const struct btl_ofi_hdr *)(const void *)rx->buf)->kind == BTL_OFI_FRAG;
+
+        list = rx->next;
+        if (comm_btl_ofi_post_rx(m, rx) == COMM_OK && ep != NULL && was_fragment) {
+            comm_btl_ofi_owe_credit(m, ep);
+        }
+    }
+}
+
+int comm_btl_ofi_progress(struct comm_btl_module *module)
+{
+    struct btl_ofi_module *m = (struct btl_ofi_module *)module;
+    int delivered = 0;
+    int rc;
+
+    if (m->delivering) {
+        return 0; /* called from inside a delivery: the outer call delivers the rest */
+    }
+    rc = comm_btl_ofi_poll(m);
+    if (rc < 0) {
+        return rc;
+    }
+    m->delivering = true;
+    while (m->deliver_head != NULL) {
+        struct btl_ofi_rx *rx = m->deliver_head;
+        const struct btl_ofi_hdr *h = (const void *)rx->buf;
+        struct btl_ofi_endpoint *ep = m->eps[h->src];
+
+        m->deliver_head = rx->next;
+        if (m->deliver_head == NULL) {
+            m->deliver_tail = NULL;
+        }
+        m->recv((long)h->src, rx->buf + sizeof(*h), rx->len - sizeof(*h));
+        delivered++;
+        if (comm_btl_ofi_post_rx(m, rx) == COMM_OK) {
+            comm_btl_ofi_owe_credit(m, ep);
+        }
+    }
+    m->delivering = false;
+    if (m->repost_head != NULL) {
+        ofi_repost(m);
+    }
+    comm_btl_ofi_push(m);
+    return delivered;
+}

@@ -1,0 +1,342 @@
+/*
+ * btl_ofi_rdma.c - memory registration and reading a peer's memory with fi_read: the single
+ * copy of large messages between hosts.
+ *
+ * Layer: btl/ofi.  Must not: deliver fragments while a read is in flight (they are queued for
+ * the next progress call), or assume a memory-registration mode the provider did not ask for.
+ *
+ * Keys: the key the runtime carries to the peer names the registration.  With FI_MR_VIRT_ADDR
+ * it is the provider's key plus one (0 stays "not registered") and remote addresses are
+ * virtual addresses.  Without it, remote addresses are offsets into the registration, so the
+ * key is the registration's base address, given to the provider as the requested key; a
+ * provider that both wants offsets and chooses its own keys (FI_MR_PROV_KEY) gets no reads,
+ * and large messages are copied through fragments instead.
+ */
+#include "config.h"
+
+#include "btl/ofi/btl_ofi_module.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ofi_mr_open(struct btl_ofi_module *m, void *ptr, size_t len, uint64_t access,
+                       uint64_t requested_key, struct fid_mr **mr_out)
+{
+    struct fid_mr *mr;
+    int ret = fi_mr_reg(m->domain, ptr, len, access, 0, requested_key, 0, &mr, NULL);
+
+    if (ret != 0) {
+        comm_log_error("btl_ofi", "registering %zu bytes at %p failed: %s", len, ptr,
+                       fi_strerror(-ret));
+        return COMM_ERR_SYSTEM;
+    }
+    if (m->mr_mode & FI_MR_ENDPOINT) {
+        ret = fi_mr_bind(mr, &m->ep->fid, 0);
+        if (ret == 0) {
+            ret = fi_mr_enable(mr);
+        }
+        if (ret != 0) {
+            comm_log_error("btl_ofi", "binding a registration to the endpoint failed: %s",
+                           fi_strerror(-ret));
+            fi_close(&mr->fid);
+            return COMM_ERR_SYSTEM;
+        }
+    }
+    *mr_out = mr;
+    return COMM_OK;
+}
+
+int comm_btl_ofi_register_local(struct btl_ofi_module *m, void *ptr, size_t len, uint64_t access,
+                                struct fid_mr **mr_out, void **desc_out)
+{
+    struct fid_mr *mr;
+    int rc;
+
+    *mr_out = NULL;
+    *desc_out = NULL;
+    if (!(m->mr_mode & FI_MR_LOCAL)) {
+        return COMM_OK;
+    }
+    rc = ofi_mr_open(m, ptr, len, access, m->next_key++, &mr);
+    if (rc < 0) {
+        return rc;
+    }
+    *mr_out = mr;
+    *desc_out = fi_mr_desc(mr);
+    return COMM_OK;
+}
+
+/* The cache's register function: a registration peers may read and reads may land in. */
+static int ofi_cache_register(void *ctx, struct comm_btl_ofi_mr *entry)
+{
+    struct btl_ofi_module *m = ctx;
+    uint64_t requested = m->virt_addr ? m->next_key++ : (uint64_t)entry->base;
+    struct fid_mr *mr;
+    uint64_t key;
+    int rc;
+
+    /* With offsets the key is the base address: a registration in use may hold it already
+     * (two large sends of different lengths from one buffer).  This message is then copied
+     * through fragments instead. */
+    if (!m->virt_addr && comm_btl_ofi_mr_cache_find_key(&m->mrs, requested) != NULL) {
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    rc = ofi_mr_open(m, (void *)entry->base, entry->len, FI_READ | FI_REMOTE_READ, requested, &mr);
+    if (rc < 0) {
+        return rc;
+    }
+    key = fi_mr_key(mr);
+    if (key == FI_KEY_NOTAVAIL || (m->virt_addr && key == UINT64_MAX) ||
+        (!m->virt_addr && key != requested)) {
+        comm_log_error("btl_ofi", "provider %s gave a registration key comm cannot use",
+                       m->provider);
+        fi_close(&mr->fid);
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    entry->key = m->virt_addr ? key + 1 : key;
+    entry->handle = mr;
+    entry->desc = fi_mr_desc(mr);
+    return COMM_OK;
+}
+
+static void ofi_cache_deregister(void *ctx, struct comm_btl_ofi_mr *entry)
+{
+    int ret = fi_close(&((struct fid_mr *)entry->handle)->fid);
+
+    (void)ctx;
+    if (ret != 0) {
+        comm_log_warn("btl_ofi", "releasing a registration failed: %s", fi_strerror(-ret));
+    }
+}
+
+void comm_btl_ofi_rdma_init(struct btl_ofi_module *m, long cache_size)
+{
+    bool prov_key = (m->mr_mode & FI_MR_PROV_KEY) != 0;
+
+    m->virt_addr = (m->mr_mode & FI_MR_VIRT_ADDR) != 0;
+    m->next_key = 1;
+    m->rma = (m->info->caps & FI_RMA) != 0 &&
+             (m->virt_addr || (!prov_key && m->info->domain_attr->mr_key_size >= 8));
+    if ((m->info->caps & FI_RMA) != 0 && !m->rma) {
+        comm_log_info("btl_ofi",
+                      "provider %s addresses remote memory by offset and chooses "
+                      "its own keys: large messages are copied through fragments",
+                      m->provider);
+    }
+    comm_btl_ofi_mr_cache_init(&m->mrs, (size_t)cache_size, ofi_cache_register,
+                               ofi_cache_deregister, m);
+}
+
+int comm_btl_ofi_register(struct comm_btl_module *module, void *ptr, size_t len, uint64_t *key_out)
+{
+    struct btl_ofi_module *m = (struct btl_ofi_module *)module;
+    struct comm_btl_ofi_mr *mr;
+
+    if (!m->rma || comm_btl_ofi_mr_cache_acquire(&m->mrs, ptr, len, &mr) < 0) {
+        return COMM_ERR_NOT_SUPPORTED; /* the receiver asks for fragments instead */
+    }
+    *key_out = mr->key;
+    return COMM_OK;
+}
+
+int comm_btl_ofi_deregister(struct comm_btl_module *module, uint64_t key)
+{
+    struct btl_ofi_module *m = (struct btl_ofi_module *)module;
+    struct comm_btl_ofi_mr *mr = comm_btl_ofi_mr_cache_find_key(&m->mrs, key);
+
+    if (mr != NULL) {
+        comm_btl_ofi_mr_cache_release(&m->mrs, mr);
+    }
+    return COMM_OK;
+}
+
+/* One batch of reads in flight: their contexts and the local registrations they use. */
+struct ofi_batch {
+    struct btl_ofi_read reads[BTL_OFI_READS_IN_FLIGHT];
+    struct comm_btl_ofi_mr *local[BTL_OFI_READS_IN_FLIGHT];
+    size_t n;
+};
+
+/* Waits for every read of the batch, polling the completion queue (receives are queued). */
+static int ofi_wait_batch(struct btl_ofi_module *m, struct ofi_batch *b)
+{
+    int status = COMM_OK;
+    unsigned idle = 0;
+
+    for (size_t i = 0; i < b->n; i++) {
+        while (!b->reads[i].done) {
+            int rc = comm_btl_ofi_poll(m);
+
+            if (rc < 0) {
+                return rc;
+            }
+            /* A software provider serves the read on the peer's core: when ranks share
+             * cores, spinning here would starve it. */
+            if (rc == 0 && ++idle > 64) {
+                sched_yield();
+            }
+        }
+        if (b->reads[i].status < 0) {
+            status = b->reads[i].status;
+        }
+        if (b->local[i] != NULL) {
+            comm_btl_ofi_mr_cache_release(&m->mrs, b->local[i]);
+            b->local[i] = NULL;
+        }
+    }
+    b->n = 0;
+    return status;
+}
+
+/* Posts one read of [local, local+n) from the peer's RADDR, retrying while the provider is
+ * busy. */
+static int ofi_post_read(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, struct ofi_batch *b,
+                         void *local, size_t n, uint64_t raddr, uint64_t key)
+{
+    struct btl_ofi_read *r = &b->reads[b->n];
+    void *desc = NULL;
+    ssize_t ret;
+
+    memset(r, 0, sizeof(*r));
+    r->op.type = BTL_OFI_OP_READ;
+    b->local[b->n] = NULL;
+    if (m->mr_mode & FI_MR_LOCAL) {
+        int rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, local, n, &b->local[b->n]);
+
+        if (rc < 0) {
+            return rc;
+        }
+        desc = b->local[b->n]->desc;
+    }
+    b->n++;
+    for (;;) {
+        ret = fi_read(m->ep, local, n, desc, ep->addr, raddr, key, &r->op.ctx);
+        if (ret != -FI_EAGAIN) {
+            break;
+        }
+        if (comm_btl_ofi_poll(m) < 0) {
+            ret = -FI_EIO;
+            break;
+        }
+    }
+    if (ret != 0) {
+        comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s", n, ep->base.peer,
+                       fi_strerror((int)-ret));
+        r->done = true;
+        r->status = COMM_ERR_SYSTEM;
+        return COMM_ERR_SYSTEM;
+    }
+    return COMM_OK;
+}
+
+/* Reads LEN bytes at the peer's RADDR into the contiguous DST, in chunks, several in flight. */
+static int ofi_read_into(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                         struct ofi_batch *batch, char *dst, size_t len, uint64_t raddr,
+                         uint64_t key)
+{
+    while (len > 0) {
+        size_t n = len < BTL_OFI_READ_CHUNK ? len : BTL_OFI_READ_CHUNK;
+        int rc;
+
+        if (n > m->max_msg_size) {
+            n = m->max_msg_size;
+        }
+        if (batch->n == BTL_OFI_READS_IN_FLIGHT) {
+            rc = ofi_wait_batch(m, batch);
+            if (rc < 0) {
+                return rc;
+            }
+        }
+        rc = ofi_post_read(m, ep, batch, dst, n, raddr, key);
+        if (rc < 0) {
+            return rc;
+        }
+        dst += n;
+        raddr += n;
+        len -= n;
+    }
+    return COMM_OK;
+}
+
+/* Small pieces (a vector of a few elements per block): one read of the whole range into a
+ * bounce buffer, then copied out, beats a read per piece by orders of magnitude. */
+static int ofi_get_scattered(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                             const struct iovec *local, size_t nlocal, uint64_t raddr, uint64_t key,
+                             size_t len)
+{
+    struct ofi_batch batch = {.n = 0};
+    size_t li = 0, loff = 0;
+
+    if (m->bounce == NULL) {
+        m->bounce = malloc(BTL_OFI_BOUNCE);
+        if (m->bounce == NULL) {
+            return COMM_ERR_NOMEM;
+        }
+    }
+    while (len > 0) {
+        size_t n = len < BTL_OFI_BOUNCE ? len : BTL_OFI_BOUNCE;
+        int rc = ofi_read_into(m, ep, &batch, m->bounce, n, raddr, key);
+        int wrc = ofi_wait_batch(m, &batch);
+
+        if (rc < 0 || wrc < 0) {
+            return rc < 0 ? rc : wrc;
+        }
+        for (size_t done = 0; done < n;) {
+            size_t piece;
+
+            if (li == nlocal) {
+                return COMM_ERR_BAD_PARAM; /* the local side is smaller than LEN */
+            }
+            piece = local[li].iov_len - loff;
+            if (piece > n - done) {
+                piece = n - done;
+            }
+            memcpy((char *)local[li].iov_base + loff, m->bounce + done, piece);
+            done += piece;
+            loff += piece;
+            if (loff == local[li].iov_len) {
+                li++;
+                loff = 0;
+            }
+        }
+        raddr += n;
+        len -= n;
+    }
+    return COMM_OK;
+}
+
+int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
+                     uint64_t remote, uint64_t remote_key, size_t len)
+{
+    struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
+    struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
+    uint64_t key = m->virt_addr ? remote_key - 1 : remote_key;
+    uint64_t raddr = m->virt_addr ? remote : remote - remote_key;
+    struct ofi_batch batch = {.n = 0};
+    int rc = COMM_OK, wrc;
+
+    if (!m->rma || remote_key == 0) {
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    if (nlocal > 1 && len < nlocal * BTL_OFI_SMALL_PIECE) {
+        return ofi_get_scattered(m, ep, local, nlocal, raddr, key, len);
+    }
+    for (size_t i = 0; i < nlocal && len > 0 && rc == COMM_OK; i++) {
+        size_t n = local[i].iov_len < len ? local[i].iov_len : len;
+
+        rc = ofi_read_into(m, ep, &batch, local[i].iov_base, n, raddr, key);
+        raddr += n;
+        len -= n;
+    }
+    wrc = ofi_wait_batch(m, &batch);
+    if (rc == COMM_OK) {
+        rc = wrc;
+    }
+    if (rc == COMM_OK && len > 0) {
+        return COMM_ERR_BAD_PARAM; /* the local side is smaller than LEN */
+    }
+    return rc;
+}

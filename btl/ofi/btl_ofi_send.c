@@ -1,0 +1,221 @@
+/*
+ * btl_ofi_send.c - sending fragments and credits.
+ *
+ * Layer: btl/ofi.  Hot path: no allocation.  Must not: post a fragment without a credit (the
+ * receiver would have no buffer for it), or let a fragment overtake an earlier one to the same
+ * peer (a send the provider refused for now waits in the peer's backlog, and so does every
+ * fragment after it).
+ */
+#include "config.h"
+
+#include "btl/ofi/btl_ofi_module.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <string.h>
+
+/* Hands TX to the provider: COMM_OK, COMM_AGAIN (not taken: try again later) or a status. */
+static int ofi_post_tx(struct btl_ofi_module *m, struct btl_ofi_tx *tx)
+{
+    ssize_t ret;
+
+    /* Fragments are sent with a completion, so flush knows when they have left; only credit
+     * messages, which no one waits for, are injected. */
+    if (tx->len <= m->inject_size &&
+        ((struct btl_ofi_hdr *)(void *)tx->buf)->kind == BTL_OFI_CREDIT) {
+        ret = fi_inject(m->ep, tx->buf, tx->len, tx->ep->addr);
+        if (ret == 0) {
+            tx->next = m->tx_free;
+            m->tx_free = tx;
+            return COMM_OK;
+        }
+    } else {
+        ret = fi_send(m->ep, tx->buf, tx->len, m->tx_desc, tx->ep->addr, &tx->op.ctx);
+        if (ret == 0) {
+            m->tx_posted++;
+            return COMM_OK;
+        }
+    }
+    if (ret == -FI_EAGAIN) {
+        return COMM_AGAIN;
+    }
+    comm_log_error("btl_ofi", "sending %zu bytes to rank %ld failed: %s", tx->len,
+                   tx->ep->base.peer, fi_strerror((int)-ret));
+    tx->next = m->tx_free;
+    m->tx_free = tx;
+    return COMM_ERR_SYSTEM;
+}
+
+static void ofi_backlog_add(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                            struct btl_ofi_tx *tx)
+{
+    tx->next = NULL;
+    if (ep->backlog_tail != NULL) {
+        ep->backlog_tail->next = tx;
+    } else {
+        ep->backlog_head = tx;
+    }
+    ep->backlog_tail = tx;
+    if (!ep->in_backlog_list) {
+        ep->in_backlog_list = true;
+        ep->backlog_next = m->backlog_list;
+        m->backlog_list = ep;
+    }
+}
+
+int comm_btl_ofi_reserve(struct comm_btl_endpoint *base, size_t len, void **slot_out)
+{
+    struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
+    struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
+    struct btl_ofi_tx *tx;
+
+    if (len > m->base.max_fragment) {
+        return COMM_ERR_BAD_PARAM;
+    }
+    if (ep->credits <= 0) {
+        return COMM_AGAIN;
+    }
+    if (m->tx_free == NULL && comm_btl_ofi_poll(m) <= 0) {
+        return COMM_AGAIN;
+    }
+    tx = m->tx_free;
+    if (tx == NULL) {
+        return COMM_AGAIN;
+    }
+    m->tx_free = tx->next;
+    tx->ep = ep;
+    ep->reserved = tx;
+    *slot_out = tx->buf + sizeof(struct btl_ofi_hdr);
+    return COMM_OK;
+}
+
+int comm_btl_ofi_commit(struct comm_btl_endpoint *base, void *slot, size_t len)
+{
+    struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
+    struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
+    struct btl_ofi_tx *tx = ep->reserved;
+    struct btl_ofi_hdr *h;
+    long give = ep->owed < 65535 ? ep->owed : 65535;
+
+    (void)slot;
+    ep->reserved = NULL;
+    h = (struct btl_ofi_hdr *)(void *)tx->buf;
+    h->src = (uint32_t)m->rank;
+    h->credits = (uint16_t)give;
+    h->kind = BTL_OFI_FRAG;
+    h->pad = 0;
+    ep->owed -= give;
+    ep->credits--;
+    tx->len = len + sizeof(*h);
+    if (ep->backlog_head != NULL || ofi_post_tx(m, tx) == COMM_AGAIN) {
+        ofi_backlog_add(m, ep, tx);
+    }
+    return COMM_OK;
+}
+
+int comm_btl_ofi_send(struct comm_btl_endpoint *base, const void *hdr, size_t hdr_len,
+                      const void *data, size_t data_len)
+{
+    void *slot;
+    int rc = comm_btl_ofi_reserve(base, hdr_len + data_len, &slot);
+
+    if (rc != COMM_OK) {
+        return rc;
+    }
+    memcpy(slot, hdr, hdr_len);
+    if (data_len > 0) {
+        memcpy((char *)slot + hdr_len, data, data_len);
+    }
+    return comm_btl_ofi_commit(base, slot, hdr_len + data_len);
+}
+
+void comm_btl_ofi_owe_credit(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep)
+{
+    ep->owed++;
+    if (ep->owed >= m->credits_per_peer / 2 && !ep->credit_queued) {
+        ep->credit_queued = true;
+        ep->credit_next = m->credit_list;
+        m->credit_list = ep;
+    }
+}
+
+/* Gives EP its owed credits in a message of their own; false when that must wait. */
+static bool ofi_send_credits(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep)
+{
+    struct btl_ofi_hdr h = {.src = (uint32_t)m->rank, .kind = BTL_OFI_CREDIT};
+    struct btl_ofi_tx *tx;
+    long give = ep->owed < 65535 ? ep->owed : 65535;
+
+    if (ep->owed < m->credits_per_peer / 2) {
+        return true; /* fragments carried them meanwhile */
+    }
+    h.credits = (uint16_t)give;
+    tx = m->tx_free;
+    if (tx == NULL) {
+        return false;
+    }
+    m->tx_free = tx->next;
+    memcpy(tx->buf, &h, sizeof(h));
+    tx->len = sizeof(h);
+    tx->ep = ep;
+    /* Behind the backlog, so a provider that refused its fragments is not pushed harder. */
+    if (ep->backlog_head != NULL) {
+        ofi_backlog_add(m, ep, tx);
+    } else if (ofi_post_tx(m, tx) == COMM_AGAIN) {
+        ofi_backlog_add(m, ep, tx);
+    }
+    ep->owed -= give;
+    return true;
+}
+
+void comm_btl_ofi_push(struct btl_ofi_module *m)
+{
+    struct btl_ofi_endpoint **link = &m->backlog_list;
+
+    while (*link != NULL) {
+        struct btl_ofi_endpoint *ep = *link;
+        int rc = COMM_OK;
+
+        while (ep->backlog_head != NULL) {
+            struct btl_ofi_tx *tx = ep->backlog_head;
+            struct btl_ofi_tx *next = tx->next; /* posting may put tx on the free list */
+
+            rc = ofi_post_tx(m, tx);
+            if (rc == COMM_AGAIN) {
+                break;
+            }
+            ep->backlog_head = next;
+            if (ep->backlog_head == NULL) {
+                ep->backlog_tail = NULL;
+            }
+        }
+        if (ep->backlog_head == NULL) {
+            ep->in_backlog_list = false;
+            *link = ep->backlog_next;
+        } else {
+            link = &ep->backlog_next;
+        }
+    }
+    link = &m->credit_list;
+    while (*link != NULL) {
+        struct btl_ofi_endpoint *ep = *link;
+
+        if (ofi_send_credits(m, ep)) {
+            ep->credit_queued = false;
+            *link = ep->credit_next;
+        } else {
+            link = &ep->credit_next;
+        }
+    }
+}
+
+int comm_btl_ofi_flush(struct comm_btl_module *module)
+{
+    struct btl_ofi_module *m = (struct btl_ofi_module *)module;
+
+    comm_btl_ofi_push(m);
+    if (comm_btl_ofi_poll(m) < 0) {
+        return COMM_OK; /* logged; waiting longer would not help */
+    }
+    return m->backlog_list == NULL && m->tx_posted == 0 ? COMM_OK : COMM_AGAIN;
+}

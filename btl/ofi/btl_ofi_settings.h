@@ -1,0 +1,22 @@
+/*
+ * btl_ofi_settings.h - the indices of the ofi btl's settings in its table.
+ *
+ * Layer: btl/ofi.  Private to the files of btl/ofi; free of libfabric types.
+ */
+#ifndef COMM_BTL_OFI_SETTINGS_H
+#define COMM_BTL_OFI_SETTINGS_H
+
+#include "runtime/config_table.h"
+
+enum comm_btl_ofi_setting {
+    COMM_BTL_OFI_SETTING_BACKEND,
+    COMM_BTL_OFI_SETTING_ALLOWLIST,
+    COMM_BTL_OFI_SETTING_EAGER,
+    COMM_BTL_OFI_SETTING_FRAGMENT,
+    COMM_BTL_OFI_SETTING_CREDITS,
+    COMM_BTL_OFI_SETTING_MR_CACHE,
+};
+
+extern const struct comm_setting comm_btl_ofi_setting_list[];
+
+#endif

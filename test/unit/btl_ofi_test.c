@@ -1,0 +1,357 @@
+/*
+ * btl_ofi_test.c - the pure parts of the libfabric transport: COMM_BACKEND names to provider
+ * strings, device lists (COMM_DEVICE_ALLOWLIST, COMM_NET_INTERFACES) and which devices they
+ * allow, and the registration cache (hits, least-recently-used eviction, entries in use kept).
+ */
+#include "config.h"
+
+#include "btl/ofi/btl_ofi.h"
+#include "btl/ofi/btl_ofi_mr_cache.h"
+#include "runtime/error.h"
+#include "test/unit/unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(backend_auto_tries_rdma_before_tcp)
+{
+    const char *c[COMM_BTL_OFI_MAX_CANDIDATES];
+
+    ck_assert_uint_eq(comm_btl_ofi_backend_candidates("auto", c), 3);
+    ck_assert_str_eq(c[0], "verbs;ofi_rxm");
+    ck_assert_str_eq(c[1], "tcp;ofi_rxm");
+    ck_assert_str_eq(c[2], "tcp");
+}
+END_TEST
+
+START_TEST(backend_friendly_names_map_to_providers)
+{
+    const char *c[COMM_BTL_OFI_MAX_CANDIDATES];
+
+    ck_assert_uint_eq(comm_btl_ofi_backend_candidates("verbs", c), 1);
+    ck_assert_str_eq(c[0], "verbs;ofi_rxm");
+    ck_assert_uint_eq(comm_btl_ofi_backend_candidates("rdma", c), 1);
+    ck_assert_str_eq(c[0], "verbs;ofi_rxm");
+    ck_assert_uint_eq(comm_btl_ofi_backend_candidates("tcp", c), 1);
+    ck_assert_str_eq(c[0], "tcp;ofi_rxm");
+    ck_assert_uint_eq(comm_btl_ofi_backend_candidates("udp;ofi_rxd", c), 1);
+    ck_assert_str_eq(c[0], "udp;ofi_rxd");
+}
+END_TEST
+
+START_TEST(backend_setting_refuses_empty_and_lists)
+{
+    const struct comm_setting *s = &comm_btl_ofi_settings.settings[0];
+    char msg[256];
+
+    ck_assert_str_eq(s->name, "COMM_BACKEND");
+    ck_assert_int_eq(comm_config_check(s, "tcp;ofi_rxm", msg, sizeof(msg)), COMM_OK);
+    ck_assert_int_eq(comm_config_check(s, "", msg, sizeof(msg)), COMM_ERR_BAD_PARAM);
+    ck_assert_int_eq(comm_config_check(s, "tcp,verbs", msg, sizeof(msg)), COMM_ERR_BAD_PARAM);
+    ck_assert_ptr_nonnull(strstr(msg, "COMM_BACKEND"));
+}
+END_TEST
+
+START_TEST(devices_parse_include_and_exclude_lists)
+{
+    struct comm_btl_ofi_names d;
+    char why[256];
+
+    ck_assert_int_eq(comm_btl_ofi_parse_devices("lo", true, &d, why, sizeof(why)), COMM_OK);
+    ck_assert(!d.exclude);
+    ck_assert_uint_eq(d.count, 1);
+    ck_assert_str_eq(d.names[0], "lo");
+    ck_assert_int_eq(comm_btl_ofi_parse_devices("^eth0,mlx5_0", true, &d, why, sizeof(why)),
+                     COMM_OK);
+    ck_assert(d.exclude);
+    ck_assert_uint_eq(d.count, 2);
+    ck_assert_str_eq(d.names[0], "eth0");
+    ck_assert_str_eq(d.names[1], "mlx5_0");
+}
+END_TEST
+
+START_TEST(devices_parse_refuses_malformed_lists)
+{
+    static const char *const bad[] = {"", ",", "lo,", ",lo", "lo,,eth0", "^", "lo,^eth0", "^^lo"};
+    struct comm_btl_ofi_names d = {.count = 7};
+    char why[256];
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        why[0] = '\0';
+        ck_assert_msg(comm_btl_ofi_parse_devices(bad[i], true, &d, why, sizeof(why)) ==
+                          COMM_ERR_BAD_PARAM,
+                      "'%s' accepted", bad[i]);
+        ck_assert_msg(why[0] != '\0', "no reason for '%s'", bad[i]);
+    }
+    ck_assert_uint_eq(d.count, 7); /* untouched on failure */
+    ck_assert_int_eq(comm_btl_ofi_parse_devices("^lo", false, &d, why, sizeof(why)),
+                     COMM_ERR_BAD_PARAM);
+}
+END_TEST
+
+START_TEST(devices_parse_refuses_too_many_or_too_long)
+{
+    char text[2048] = "";
+    char longname[COMM_BTL_OFI_NAME + 2];
+    struct comm_btl_ofi_names d;
+    char why[256];
+
+    for (int i = 0; i <= COMM_BTL_OFI_MAX_DEVICES; i++) {
+        strcat(text, i ? ",d" : "d");
+    }
+    ck_assert_int_eq(comm_btl_ofi_parse_devices(text, true, &d, why, sizeof(why)),
+                     COMM_ERR_BAD_PARAM);
+    memset(longname, 'x', sizeof(longname) - 1);
+    longname[sizeof(longname) - 1] = '\0';
+    ck_assert_int_eq(comm_btl_ofi_parse_devices(longname, true, &d, why, sizeof(why)),
+                     COMM_ERR_BAD_PARAM);
+}
+END_TEST
+
+START_TEST(policy_uses_job_interfaces_then_loopback_then_every_network)
+{
+    struct comm_btl_ofi_devices d;
+    char why[256];
+
+    ck_assert_int_eq(comm_btl_ofi_device_policy(NULL, "eth1,eth2", false, &d, why, sizeof(why)),
+                     COMM_OK);
+    ck_assert_int_eq(d.scope, COMM_BTL_OFI_ONLY);
+    ck_assert_uint_eq(d.use.count, 2);
+    ck_assert_str_eq(d.use.names[1], "eth2");
+    ck_assert_int_eq(comm_btl_ofi_device_policy(NULL, NULL, true, &d, why, sizeof(why)), COMM_OK);
+    ck_assert_int_eq(d.scope, COMM_BTL_OFI_ONLY);
+    ck_assert_uint_eq(d.use.count, 1);
+    ck_assert_str_eq(d.use.names[0], "lo");
+    ck_assert_int_eq(comm_btl_ofi_device_policy(NULL, NULL, false, &d, why, sizeof(why)), COMM_OK);
+    ck_assert_int_eq(d.scope, COMM_BTL_OFI_NONLOOPBACK);
+    /* comm-run's list names interfaces only: no exclusion there. */
+    ck_assert_int_eq(comm_btl_ofi_device_policy(NULL, "^eth0", false, &d, why, sizeof(why)),
+                     COMM_ERR_BAD_PARAM);
+}
+END_TEST
+
+START_TEST(policy_allowlist_replaces_or_narrows_the_job_set)
+{
+    struct comm_btl_ofi_devices d;
+    const char *lo[] = {"lo", "lo"};
+    const char *eth0[] = {"eth0", "eth0"};
+    const char *ib[] = {"mlx5_0", "ib0"};
+    char why[256];
+
+    ck_assert_int_eq(comm_btl_ofi_device_policy("ib0", "eth1", true, &d, why, sizeof(why)),
+                     COMM_OK);
+    ck_assert_int_eq(d.scope, COMM_BTL_OFI_ONLY);
+    ck_assert_str_eq(d.use.names[0], "ib0");
+    ck_assert_str_eq(d.source, "COMM_DEVICE_ALLOWLIST");
+    ck_assert(comm_btl_ofi_devices_allow(&d, ib, 2, false));
+    /* ^ only narrows: on one host the set was lo, so ^lo leaves nothing (never eth0). */
+    ck_assert_int_eq(comm_btl_ofi_device_policy("^lo", NULL, true, &d, why, sizeof(why)), COMM_OK);
+    ck_assert(!comm_btl_ofi_devices_allow(&d, lo, 2, true));
+    ck_assert(!comm_btl_ofi_devices_allow(&d, eth0, 2, false));
+    /* Across hosts, ^ leaves devices out of every non-loopback one. */
+    ck_assert_int_eq(comm_btl_ofi_device_policy("^eth0", NULL, false, &d, why, sizeof(why)),
+                     COMM_OK);
+    ck_assert(!comm_btl_ofi_devices_allow(&d, eth0, 2, false));
+    ck_assert(comm_btl_ofi_devices_allow(&d, ib, 2, false));
+    ck_assert(!comm_btl_ofi_devices_allow(&d, lo, 2, true));
+}
+END_TEST
+
+START_TEST(devices_allow_by_domain_or_interface_name)
+{
+    struct comm_btl_ofi_devices only, net;
+    const char *roce[] = {"mlx5_0", "eth2"};
+    const char *loop[] = {"lo", "lo"};
+    const char *eth0[] = {"eth0", NULL};
+    char why[256];
+
+    comm_btl_ofi_device_policy("eth2", NULL, true, &only, why, sizeof(why));
+    comm_btl_ofi_device_policy(NULL, NULL, false, &net, why, sizeof(why));
+    ck_assert(comm_btl_ofi_devices_allow(&only, roce, 2, false));
+    ck_assert(!comm_btl_ofi_devices_allow(&only, loop, 2, true));
+    ck_assert(!comm_btl_ofi_devices_allow(&only, eth0, 2, false));
+    ck_assert(comm_btl_ofi_devices_allow(&net, eth0, 2, false));
+    ck_assert(comm_btl_ofi_devices_allow(&net, roce, 2, false));
+    ck_assert(!comm_btl_ofi_devices_allow(&net, loop, 2, true));
+}
+END_TEST
+
+START_TEST(devices_describe_names_the_set)
+{
+    struct comm_btl_ofi_devices d;
+    char why[256], text[256];
+
+    comm_btl_ofi_device_policy("^eth0,eth1", NULL, false, &d, why, sizeof(why));
+    comm_btl_ofi_devices_describe(&d, text, sizeof(text));
+    ck_assert_str_eq(text, "every non-loopback device but eth0,eth1");
+    comm_btl_ofi_device_policy(NULL, "eth1,eth2", false, &d, why, sizeof(why));
+    comm_btl_ofi_devices_describe(&d, text, sizeof(text));
+    ck_assert_str_eq(text, "eth1,eth2");
+}
+END_TEST
+
+/* A fake provider: counts registrations, hands out keys, can refuse. */
+static int fake_live;
+static int fake_registered;
+static bool fake_refuse;
+
+static int fake_register(void *ctx, struct comm_btl_ofi_mr *mr)
+{
+    (void)ctx;
+    if (fake_refuse) {
+        return COMM_ERR_SYSTEM;
+    }
+    fake_live++;
+    fake_registered++;
+    mr->key = (uint64_t)fake_registered;
+    return COMM_OK;
+}
+
+static void fake_deregister(void *ctx, struct comm_btl_ofi_mr *mr)
+{
+    (void)ctx;
+    (void)mr;
+    fake_live--;
+}
+
+static char *page_buffer(size_t pages)
+{
+    char *p = NULL;
+
+    ck_assert_int_eq(posix_memalign((void **)&p, 4096, pages * 4096), 0);
+    return p;
+}
+
+START_TEST(cache_reuses_a_covering_registration)
+{
+    struct comm_btl_ofi_mr_cache c;
+    struct comm_btl_ofi_mr *a, *b;
+    char *buf = page_buffer(4);
+
+    comm_btl_ofi_mr_cache_init(&c, 8, fake_register, fake_deregister, NULL);
+    ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf, 4 * 4096, &a), COMM_OK);
+    ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf + 100, 5000, &b), COMM_OK);
+    ck_assert_ptr_eq(a, b);
+    ck_assert_int_eq(fake_registered, 1);
+    ck_assert_uint_eq(a->refs, 2);
+    ck_assert_ptr_eq(comm_btl_ofi_mr_cache_find_key(&c, a->key), a);
+    comm_btl_ofi_mr_cache_release(&c, a);
+    comm_btl_ofi_mr_cache_release(&c, b);
+    ck_assert_int_eq(fake_live, 1); /* idle, kept for reuse */
+    ck_assert_ptr_null(comm_btl_ofi_mr_cache_find_key(&c, a->key));
+    comm_btl_ofi_mr_cache_flush(&c);
+    ck_assert_int_eq(fake_live, 0);
+    free(buf);
+}
+END_TEST
+
+START_TEST(cache_evicts_least_recently_used_idle_entries)
+{
+    struct comm_btl_ofi_mr_cache c;
+    struct comm_btl_ofi_mr *mr[4];
+    char *buf = page_buffer(8);
+
+    comm_btl_ofi_mr_cache_init(&c, 2, fake_register, fake_deregister, NULL);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf + 2 * i * 4096, 4096, &mr[i]),
+                         COMM_OK);
+    }
+    ck_assert_int_eq(fake_live, 4);
+    /* Entry 0 used again: entry 1 becomes the least recently used. */
+    comm_btl_ofi_mr_cache_release(&c, mr[0]);
+    ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf, 4096, &mr[0]), COMM_OK);
+    comm_btl_ofi_mr_cache_release(&c, mr[1]);
+    comm_btl_ofi_mr_cache_release(&c, mr[2]);
+    comm_btl_ofi_mr_cache_release(&c, mr[0]);
+    /* Three idle, two allowed: entry 1 went; 0 and 2 stay, 3 is in use. */
+    ck_assert_int_eq(fake_live, 3);
+    ck_assert_uint_eq(c.nidle, 2);
+    ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf, 4096, &mr[0]), COMM_OK);
+    ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf + 4 * 4096, 4096, &mr[2]), COMM_OK);
+    ck_assert_int_eq(fake_registered, 4);
+    ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf + 2 * 4096, 4096, &mr[1]), COMM_OK);
+    ck_assert_int_eq(fake_registered, 5);
+    comm_btl_ofi_mr_cache_flush(&c);
+    ck_assert_int_eq(fake_live, 0);
+    free(buf);
+}
+END_TEST
+
+START_TEST(cache_never_evicts_entries_in_use)
+{
+    struct comm_btl_ofi_mr_cache c;
+    struct comm_btl_ofi_mr *mr[16];
+    char *buf = page_buffer(32);
+
+    comm_btl_ofi_mr_cache_init(&c, 0, fake_register, fake_deregister, NULL);
+    for (int i = 0; i < 16; i++) {
+        ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf + 2 * i * 4096, 10, &mr[i]),
+                         COMM_OK);
+    }
+    ck_assert_int_eq(fake_live, 16);
+    for (int i = 0; i < 16; i++) {
+        ck_assert_ptr_eq(comm_btl_ofi_mr_cache_find_key(&c, mr[i]->key), mr[i]);
+        comm_btl_ofi_mr_cache_release(&c, mr[i]);
+        ck_assert_int_eq(fake_live, 15 - i); /* no idle entry kept with a size of 0 */
+    }
+    free(buf);
+}
+END_TEST
+
+START_TEST(cache_replaces_idle_overlapping_entries)
+{
+    struct comm_btl_ofi_mr_cache c;
+    struct comm_btl_ofi_mr *small, *big;
+    char *buf = page_buffer(4);
+
+    comm_btl_ofi_mr_cache_init(&c, 8, fake_register, fake_deregister, NULL);
+    ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf, 4096, &small), COMM_OK);
+    comm_btl_ofi_mr_cache_release(&c, small);
+    ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf, 4 * 4096, &big), COMM_OK);
+    ck_assert_int_eq(fake_live, 1);
+    ck_assert_uint_eq(big->len, 4 * 4096);
+    ck_assert_uint_eq(big->base, (uintptr_t)buf);
+    comm_btl_ofi_mr_cache_flush(&c);
+    free(buf);
+}
+END_TEST
+
+START_TEST(cache_reports_a_refused_registration)
+{
+    struct comm_btl_ofi_mr_cache c;
+    struct comm_btl_ofi_mr *mr = NULL;
+    char *buf = page_buffer(1);
+
+    comm_btl_ofi_mr_cache_init(&c, 8, fake_register, fake_deregister, NULL);
+    fake_refuse = true;
+    ck_assert_int_eq(comm_btl_ofi_mr_cache_acquire(&c, buf, 64, &mr), COMM_ERR_SYSTEM);
+    ck_assert_ptr_null(mr);
+    ck_assert_uint_eq(c.count, 0);
+    free(buf);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("btl_ofi");
+    TCase *tc = tcase_create("btl_ofi");
+
+    tcase_set_timeout(tc, 10);
+    tcase_add_test(tc, backend_auto_tries_rdma_before_tcp);
+    tcase_add_test(tc, backend_friendly_names_map_to_providers);
+    tcase_add_test(tc, backend_setting_refuses_empty_and_lists);
+    tcase_add_test(tc, devices_parse_include_and_exclude_lists);
+    tcase_add_test(tc, devices_parse_refuses_malformed_lists);
+    tcase_add_test(tc, devices_parse_refuses_too_many_or_too_long);
+    tcase_add_test(tc, policy_uses_job_interfaces_then_loopback_then_every_network);
+    tcase_add_test(tc, policy_allowlist_replaces_or_narrows_the_job_set);
+    tcase_add_test(tc, devices_allow_by_domain_or_interface_name);
+    tcase_add_test(tc, devices_describe_names_the_set);
+    tcase_add_test(tc, cache_reuses_a_covering_registration);
+    tcase_add_test(tc, cache_evicts_least_recently_used_idle_entries);
+    tcase_add_test(tc, cache_never_evicts_entries_in_use);
+    tcase_add_test(tc, cache_replaces_idle_overlapping_entries);
+    tcase_add_test(tc, cache_reports_a_refused_registration);
+    suite_add_tcase(s, tc);
+    return comm_test_run(s);
+}
