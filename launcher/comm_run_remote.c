@@ -53,6 +53,7 @@ enum {
     REMOTE_CONNECT_S = 30, /* agents must have connected and proved the secret by then */
     REMOTE_SILENCE_S = 10, /* a side silent this long is gone */
     REMOTE_SECRET_LEN = 32,
+    REMOTE_EXIT_WAIT_MS = 5000, /* how long agents that are done get to exit */
 };
 
 /* One agent, as comm-run sees it; or comm-run, as an agent sees it (host -1). */
@@ -1125,7 +1126,24 @@ void comm_run_remote_free(struct comm_run_job *job)
             free(p);
         }
     }
-    /* Launch commands still running (an agent that hung): they go with the job. */
+    /* Agents that said DONE are cleaning up and about to exit: give them a few seconds.  A
+     * launch command still running after that (an agent that hung) goes with the job. */
+    for (int wait_ms = 0; wait_ms < REMOTE_EXIT_WAIT_MS; wait_ms += 10) {
+        bool running = false;
+
+        for (size_t i = 0; i < rm->nlinks; i++) {
+            if (rm->links[i].launcher > 0 && rm->links[i].done &&
+                waitpid(rm->links[i].launcher, NULL, WNOHANG) == 0) {
+                running = true;
+            } else if (rm->links[i].done) {
+                rm->links[i].launcher = 0;
+            }
+        }
+        if (!running) {
+            break;
+        }
+        usleep(10000);
+    }
     for (size_t i = 0; i < rm->nlinks; i++) {
         if (rm->links[i].launcher > 0) {
             kill(-rm->links[i].launcher, SIGKILL);
