@@ -3,8 +3,9 @@
  * MPI_Comm_free, and comparing and naming them.
  *
  * Layer: runtime API.  A new communicator's context is the largest "next free context" of its
- * members, agreed with one allreduce on the parent, so it is new to every member even when
- * several communicators are made at once in overlapping groups.
+ * members, agreed with an allreduce on the parent and confirmed free everywhere with a second
+ * one, so it is new to every member even when several communicators are made at once in
+ * overlapping groups.
  */
 #include "config.h"
 
@@ -18,17 +19,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The largest proposal may have been taken here while the allreduce waited: progress runs a
+ * pending MPI_Comm_idup, which reserves its own candidate.  So, as MPI_Comm_idup does, every
+ * member then reserves the candidate and says whether it was still free; any "taken" starts
+ * another round from the members' new maxima.
+ */
 int comm_api_agree_context(const char *func, struct comm_communicator *parent,
                            uint32_t *context_out)
 {
-    unsigned next = comm_communicator_next_context(), agreed = 0;
-    int err = PMPI_Allreduce(&next, &agreed, 1, MPI_UNSIGNED, MPI_MAX, parent->handle);
+    unsigned mine[2] = {0, comm_communicator_next_context()}, agreed[2] = {0, 0};
+    int err = PMPI_Allreduce(mine, agreed, 2, MPI_UNSIGNED, MPI_MAX, parent->handle);
 
-    if (err != MPI_SUCCESS) {
-        return comm_api_error(parent, err, "%s: cannot agree on a context", func);
+    while (err == MPI_SUCCESS) {
+        unsigned candidate = agreed[1];
+
+        mine[0] = candidate < comm_communicator_next_context() ? 1 : 0;
+        comm_communicator_reserve_context(candidate);
+        mine[1] = comm_communicator_next_context();
+        err = PMPI_Allreduce(mine, agreed, 2, MPI_UNSIGNED, MPI_MAX, parent->handle);
+        if (err == MPI_SUCCESS && agreed[0] == 0) {
+            *context_out = candidate;
+            return MPI_SUCCESS;
+        }
     }
-    *context_out = agreed;
-    return MPI_SUCCESS;
+    return comm_api_error(parent, err, "%s: cannot agree on a context", func);
 }
 
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
