@@ -491,9 +491,7 @@ int main(int argc, char **argv)
             goto out;
         }
     }
-    if (job.remote == NULL) {
-        snprintf(job.net_interfaces, sizeof(job.net_interfaces), "lo");
-    }
+    /* One host: COMM_NET_INTERFACES stays unset, and the transport keeps to lo by itself. */
     if (run_setup_loop(&job) < 0 || run_make_tmpdir(&job) < 0 ||
         comm_pmix_server_init(job.tmpdir, &run_server_ops, &job) < 0 ||
         (job.remote != NULL && comm_run_remote_attach(&job) < 0)) {
