@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,8 +83,7 @@ char *comm_btl_shm_ring(struct btl_shm_segment_header *segment, long sender)
            (size_t)sender * (BTL_SHM_RING_HEADER + segment->ncells * segment->cell_size);
 }
 
-struct btl_shm_cell *comm_btl_shm_cell(char *ring, uint64_t ncells, uint64_t cell_size,
-                                       uint64_t n)
+struct btl_shm_cell *comm_btl_shm_cell(char *ring, uint64_t ncells, uint64_t cell_size, uint64_t n)
 {
     return (struct btl_shm_cell *)(ring + BTL_SHM_RING_HEADER + (n & (ncells - 1)) * cell_size);
 }
@@ -129,9 +129,11 @@ static int shm_read_settings(struct btl_shm_module *m, long *eager_out)
     }
     /* The runtime's header travels with the payload in one cell. */
     if (eager + 128 > frag) {
-        comm_log_error("btl_shm", "COMM_SHM_EAGER_LIMIT %ld does not fit a fragment of "
+        comm_log_error("btl_shm",
+                       "COMM_SHM_EAGER_LIMIT %ld does not fit a fragment of "
                        "COMM_SHM_FRAGMENT_SIZE %ld: the limit must be at most the fragment size "
-                       "less 128", eager, frag);
+                       "less 128",
+                       eager, frag);
         return COMM_ERR_BAD_PARAM;
     }
     m->ncells = (uint64_t)cells;
@@ -140,6 +142,41 @@ static int shm_read_settings(struct btl_shm_module *m, long *eager_out)
     m->cma_allowed = cma;
     *eager_out = eager;
     return COMM_OK;
+}
+
+/*
+ * The first lap through a ring takes a page fault per new page on both sides (a fresh tmpfs
+ * page for the writer, a mapping for the reader): a few microseconds each, so the first 64
+ * messages to a peer, and the first ones of each larger size, ran several times slower than
+ * the rest.  So the pages are made and mapped up front: the owner of a segment makes all of
+ * it, each sender maps the ring it writes.  That commits the rings' memory at start-up,
+ * which this does only while all the host's rings fit in BTL_SHM_POPULATE_BUDGET; beyond,
+ * pages are made as messages first reach them.
+ */
+enum { BTL_SHM_POPULATE_BUDGET = 256 << 20 };
+
+static bool shm_populate_allowed(const struct btl_shm_module *m)
+{
+    size_t ring = BTL_SHM_RING_HEADER + m->ncells * m->cell_size;
+
+    return (size_t)m->local_size * (size_t)m->local_size * ring <= (size_t)BTL_SHM_POPULATE_BUDGET;
+}
+
+/* Makes and maps the pages of [ADDR, ADDR + LEN); only a speed-up, so failing is logged at
+ * debug level and otherwise ignored (older kernels lack MADV_POPULATE_WRITE). */
+static void shm_populate(void *addr, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+    uintptr_t start = (uintptr_t)addr & ~(uintptr_t)4095, end = (uintptr_t)addr + len;
+
+    if (madvise((void *)start, end - start, MADV_POPULATE_WRITE) != 0) {
+        comm_log_debug("btl_shm", "cannot populate %zu bytes of shared memory: %s", len,
+                       strerror(errno));
+    }
+#else
+    (void)addr;
+    (void)len;
+#endif
 }
 
 static int btl_shm_open(const struct comm_btl_self_info *self, comm_btl_recv_fn recv,
@@ -192,8 +229,8 @@ static int btl_shm_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         goto out_free;
     }
     if (ftruncate(fd, (off_t)len) != 0) {
-        comm_log_error("btl_shm", "cannot size shared memory /dev/shm%s to %zu bytes: %s",
-                       m->name, len, strerror(errno));
+        comm_log_error("btl_shm", "cannot size shared memory /dev/shm%s to %zu bytes: %s", m->name,
+                       len, strerror(errno));
         close(fd);
         rc = COMM_ERR_SYSTEM;
         goto out_unlink;
@@ -217,9 +254,12 @@ static int btl_shm_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
                           memory_order_release);
     m->segment = h;
     m->segment_len = len;
+    if (shm_populate_allowed(m)) {
+        shm_populate(h, len);
+    }
     if (!m->cma_allowed) {
         comm_log_info("btl_shm", "large messages are copied through the rings "
-                      "(COMM_SHM_CMA=0)");
+                                 "(COMM_SHM_CMA=0)");
     }
     *module_out = &m->base;
     return COMM_OK;
@@ -277,8 +317,10 @@ static int btl_shm_connect(struct comm_btl_module *module, const struct comm_btl
         h->cell_size != m->cell_size ||
         h->ring_offset + h->nrings * (BTL_SHM_RING_HEADER + h->ncells * h->cell_size) >
             (uint64_t)st.st_size) {
-        comm_log_error("btl_shm", "the shared memory of rank %ld does not match this rank's "
-                       "(different COMM_SHM_* settings on the two ranks?)", peer->rank);
+        comm_log_error("btl_shm",
+                       "the shared memory of rank %ld does not match this rank's "
+                       "(different COMM_SHM_* settings on the two ranks?)",
+                       peer->rank);
         munmap(h, (size_t)st.st_size);
         return COMM_ERR_UNREACHABLE;
     }
@@ -290,14 +332,19 @@ static int btl_shm_connect(struct comm_btl_module *module, const struct comm_btl
     ep->base.module = module;
     ep->base.peer = peer->rank;
     ep->ring = comm_btl_shm_ring(h, m->my_local);
+    if (shm_populate_allowed(m)) {
+        shm_populate(ep->ring, BTL_SHM_RING_HEADER + m->ncells * m->cell_size);
+    }
     ep->pid = (pid_t)h->owner_pid;
     ep->mapping = h;
     ep->mapping_len = (size_t)st.st_size;
     ep->cma = m->cma_allowed && comm_btl_shm_probe_cma(ep);
     if (m->cma_allowed && !ep->cma && !m->cma_warned) {
         m->cma_warned = true;
-        comm_log_info("btl_shm", "process_vm_readv cannot read rank %ld: large messages are "
-                      "copied through the rings instead", peer->rank);
+        comm_log_info("btl_shm",
+                      "process_vm_readv cannot read rank %ld: large messages are "
+                      "copied through the rings instead",
+                      peer->rank);
     }
     m->eps[peer->local_rank] = ep;
     *endpoint_out = &ep->base;

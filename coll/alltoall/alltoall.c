@@ -21,27 +21,28 @@ const size_t comm_coll_alltoall_nalgorithms =
     sizeof(comm_coll_alltoall_algorithms) / sizeof(comm_coll_alltoall_algorithms[0]);
 
 /*
- * Measured with examples/bench/alltoall on shared memory, 2 to 8 ranks, blocks of 8 B to
- * 1 MiB: Bruck's log2 p messages beat the pairwise exchange's p-1 up to blocks of 2 KiB, and up
- * to 8 KiB on 8 ranks (the more ranks, the more messages it saves); beyond, its packing and
- * its (n/2) log2 p bytes lose, by 2 to 4 times at 64 KiB.  With 2 ranks both send one message.
- * The v and w forms take the pairwise exchange, the only one that serves them.
+ * Measured with examples/bench/alltoall on shared memory (comm-run -np P --bind-to none
+ * alltoall -m 8:65536, each algorithm forced): the pairwise exchange keeps a window of
+ * ALLTOALL_PAIRWISE_WINDOW (8) exchanges in flight, so up to 9 ranks it sends everything at
+ * once and beats Bruck at every block size (4 ranks, 8 B: 4.7 against 6.0-9.1 us; 8 ranks:
+ * 14.6-17.3 against 17.3-21.5 us).  On 16 ranks Bruck's log2 p rounds win up to blocks of
+ * 512 B (63 against 80 us at 8 B), and lose from 1 KiB (279 against 111 us), where its packing
+ * and (n/2) log2 p bytes cost more than the messages it saves.  The v and w forms take the
+ * pairwise exchange, the only one that serves them.
  */
 enum {
-    ALLTOALL_SHORT = 2 << 10,      /* up to this block size, Bruck */
-    ALLTOALL_SHORT_MANY = 8 << 10, /* up to this one on ALLTOALL_MANY ranks or more */
-    ALLTOALL_MANY = 8,
+    ALLTOALL_ONE_WINDOW = 9, /* up to this many ranks, pairwise sends everything at once */
+    ALLTOALL_SHORT = 512,    /* above ALLTOALL_ONE_WINDOW ranks, Bruck up to this block */
 };
 
 size_t comm_coll_alltoall_choose(const struct comm_coll_call *call)
 {
     int size = call->comm->size;
 
-    if (!call->uniform || size <= 2) {
+    if (!call->uniform || size <= ALLTOALL_ONE_WINDOW) {
         return ALLTOALL_PAIRWISE;
     }
-    if (call->bytes <= ALLTOALL_SHORT ||
-        (size >= ALLTOALL_MANY && call->bytes <= ALLTOALL_SHORT_MANY)) {
+    if (call->bytes <= ALLTOALL_SHORT) {
         return ALLTOALL_BRUCK;
     }
     return ALLTOALL_PAIRWISE;
