@@ -40,6 +40,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 enum {
     REMOTE_CONNECT_S = 30, /* agents must have connected and proved the secret by then */
@@ -267,6 +270,14 @@ static int remote_spawn(struct comm_run_job *job, struct remote_link *l, const c
     return COMM_OK;
 }
 
+/* Whether environment entry E is a COMM_* setting that ranks on other hosts get from
+ * comm-run: not the variables the launcher sets for each rank itself. */
+static bool remote_is_setting(const char *e)
+{
+    return strncmp(e, "COMM_", 5) == 0 && strchr(e, '=') != NULL &&
+           strncmp(e, "COMM_WORLD_", 11) != 0 && strncmp(e, "COMM_NET_INTERFACES=", 20) != 0;
+}
+
 /* The JOB message for host HOST. */
 static int remote_send_job(struct comm_run_job *job, struct remote_link *l, time_t deadline)
 {
@@ -296,8 +307,23 @@ static int remote_send_job(struct comm_run_job *job, struct remote_link *l, time
             comm_run_wire_str(&w, job->argv[i]);
         }
     }
+    /* comm-run's own COMM_* settings first, then -x (later entries win): on this host the
+     * ranks inherit both, and a rank on another host must see the same settings, whatever
+     * environment the launch agent gives the agent there. */
+    {
+        uint64_t nsettings = 0;
+
+        for (char **e = environ; *e != NULL; e++) {
+            nsettings += remote_is_setting(*e);
+        }
+        comm_run_wire_u64(&w, nsettings + job->opts->nexports);
+        for (char **e = environ; *e != NULL; e++) {
+            if (remote_is_setting(*e)) {
+                comm_run_wire_str(&w, *e);
+            }
+        }
+    }
     /* -x: VAR alone takes comm-run's value, as it would on this host. */
-    comm_run_wire_u64(&w, job->opts->nexports);
     for (size_t i = 0; i < job->opts->nexports; i++) {
         const char *e = job->opts->exports[i], *value;
         char entry[4096];
