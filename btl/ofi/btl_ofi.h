@@ -41,8 +41,8 @@ enum { COMM_BTL_OFI_MAX_CANDIDATES = 4, COMM_BTL_OFI_MAX_DEVICES = 16, COMM_BTL_
 
 /*
  * The libfabric provider strings to try, best first, for a COMM_BACKEND value: "auto" gives
- * verbs;ofi_rxm, tcp;ofi_rxm, tcp; "verbs" and "rdma" give verbs;ofi_rxm; "tcp" gives
- * tcp;ofi_rxm; anything else is passed to libfabric as it is.  Returns how many were written
+ * verbs;ofi_rxm, net, tcp;ofi_rxm, tcp; "verbs" and "rdma" give verbs;ofi_rxm; "tcp" gives
+ * net, tcp;ofi_rxm; anything else is passed to libfabric as it is.  Returns how many were written
  * (at most COMM_BTL_OFI_MAX_CANDIDATES); the strings are static or point into BACKEND.
  */
 size_t comm_btl_ofi_backend_candidates(const char *backend,

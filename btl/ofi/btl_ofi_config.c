@@ -36,23 +36,23 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                         .check = ofi_check_allowlist},
     [COMM_BTL_OFI_SETTING_EAGER] = {.name = "COMM_OFI_EAGER_LIMIT",
                                     .type = COMM_SETTING_INT,
-                                    .default_value = "16000",
+                                    .default_value = "65536",
                                     .help = "largest message sent over the network in one "
                                             "fragment; larger ones are read by the receiver",
                                     .audience = COMM_AUDIENCE_TUNER,
                                     .min = 0,
-                                    .max = 65536},
+                                    .max = 1048576},
     [COMM_BTL_OFI_SETTING_FRAGMENT] = {.name = "COMM_OFI_FRAGMENT_SIZE",
                                        .type = COMM_SETTING_INT,
-                                       .default_value = "16384",
+                                       .default_value = "66560",
                                        .help = "bytes of one network fragment, headers "
                                                "included (the size of each receive buffer)",
                                        .audience = COMM_AUDIENCE_TUNER,
                                        .min = 256,
-                                       .max = 65536},
+                                       .max = 1052672},
     [COMM_BTL_OFI_SETTING_CREDITS] = {.name = "COMM_OFI_CREDITS",
                                       .type = COMM_SETTING_INT,
-                                      .default_value = "16",
+                                      .default_value = "8",
                                       .help = "receive buffers each rank keeps for each network "
                                               "peer: fragments a sender may have in flight",
                                       .audience = COMM_AUDIENCE_TUNER,
@@ -99,19 +99,23 @@ static int ofi_check_allowlist(const char *value, char *expected_out, size_t len
 size_t comm_btl_ofi_backend_candidates(const char *backend,
                                        const char *out[COMM_BTL_OFI_MAX_CANDIDATES])
 {
+    /* net is libfabric 1.17's own TCP RDM provider: between two simulated hosts it carried
+     * 1 B in 6.9 us where tcp;ofi_rxm took 7.5-7.8, and 16 KiB in 11 us against 13-17. */
     if (strcmp(backend, "auto") == 0) {
         out[0] = "verbs;ofi_rxm";
-        out[1] = "tcp;ofi_rxm";
-        out[2] = "tcp";
-        return 3;
+        out[1] = "net";
+        out[2] = "tcp;ofi_rxm";
+        out[3] = "tcp";
+        return 4;
     }
     if (strcmp(backend, "verbs") == 0 || strcmp(backend, "rdma") == 0) {
         out[0] = "verbs;ofi_rxm";
         return 1;
     }
     if (strcmp(backend, "tcp") == 0) {
-        out[0] = "tcp;ofi_rxm";
-        return 1;
+        out[0] = "net";
+        out[1] = "tcp;ofi_rxm";
+        return 2;
     }
     out[0] = backend;
     return 1;

@@ -227,19 +227,28 @@ static void ofi_close_all(struct btl_ofi_module *m);
  * ofi_rxm shares one receive queue among its connections and fills it with 4096 buffers of
  * 16 KiB by default: 64 MB per rank before a message moves.  Credits already bound what peers
  * may have in flight, so it gets a queue that size (within 128 to 4096), unless the user set
- * it.  libfabric reads it when a provider is first asked for, so this precedes fi_getinfo.
+ * it.  And ofi_rxm sends a message eagerly only up to its buffer size (16 KiB by default);
+ * above, it adds a rendezvous of its own, two more trips across the network (16 KiB one way
+ * between two hosts of the simulated cluster: 41-47 us instead of 17), so its buffers are made
+ * to hold one of our fragments with its own header.  libfabric reads both when a provider is
+ * first asked for, so this precedes fi_getinfo.
  */
-static void ofi_size_env(long size, long credits)
+enum { BTL_OFI_RXM_HEADER_ROOM = 256 };
+
+static void ofi_size_env(long size, long credits, long frag)
 {
     long want = (size - 1) * (credits + BTL_OFI_SPARES);
     char value[32];
 
-    if (comm_config_env("FI_OFI_RXM_MSG_RX_SIZE") != NULL) {
-        return;
+    if (comm_config_env("FI_OFI_RXM_MSG_RX_SIZE") == NULL) {
+        want = want < 128 ? 128 : want > 4096 ? 4096 : want;
+        snprintf(value, sizeof(value), "%ld", want);
+        setenv("FI_OFI_RXM_MSG_RX_SIZE", value, 0);
     }
-    want = want < 128 ? 128 : want > 4096 ? 4096 : want;
-    snprintf(value, sizeof(value), "%ld", want);
-    setenv("FI_OFI_RXM_MSG_RX_SIZE", value, 0);
+    if (comm_config_env("FI_OFI_RXM_BUFFER_SIZE") == NULL) {
+        snprintf(value, sizeof(value), "%ld", frag + BTL_OFI_RXM_HEADER_ROOM);
+        setenv("FI_OFI_RXM_BUFFER_SIZE", value, 0);
+    }
 }
 
 static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn recv,
@@ -276,7 +285,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         return rc;
     }
     comm_btl_ofi_restrict_env(&devices);
-    ofi_size_env(self->size, s.credits);
+    ofi_size_env(self->size, s.credits, s.frag);
     m = calloc(1, sizeof(*m));
     if (m == NULL) {
         return COMM_ERR_NOMEM;

@@ -17,10 +17,11 @@ START_TEST(backend_auto_tries_rdma_before_tcp)
 {
     const char *c[COMM_BTL_OFI_MAX_CANDIDATES];
 
-    ck_assert_uint_eq(comm_btl_ofi_backend_candidates("auto", c), 3);
+    ck_assert_uint_eq(comm_btl_ofi_backend_candidates("auto", c), 4);
     ck_assert_str_eq(c[0], "verbs;ofi_rxm");
-    ck_assert_str_eq(c[1], "tcp;ofi_rxm");
-    ck_assert_str_eq(c[2], "tcp");
+    ck_assert_str_eq(c[1], "net");
+    ck_assert_str_eq(c[2], "tcp;ofi_rxm");
+    ck_assert_str_eq(c[3], "tcp");
 }
 END_TEST
 
@@ -32,8 +33,9 @@ START_TEST(backend_friendly_names_map_to_providers)
     ck_assert_str_eq(c[0], "verbs;ofi_rxm");
     ck_assert_uint_eq(comm_btl_ofi_backend_candidates("rdma", c), 1);
     ck_assert_str_eq(c[0], "verbs;ofi_rxm");
-    ck_assert_uint_eq(comm_btl_ofi_backend_candidates("tcp", c), 1);
-    ck_assert_str_eq(c[0], "tcp;ofi_rxm");
+    ck_assert_uint_eq(comm_btl_ofi_backend_candidates("tcp", c), 2);
+    ck_assert_str_eq(c[0], "net");
+    ck_assert_str_eq(c[1], "tcp;ofi_rxm");
     ck_assert_uint_eq(comm_btl_ofi_backend_candidates("udp;ofi_rxd", c), 1);
     ck_assert_str_eq(c[0], "udp;ofi_rxd");
 }
