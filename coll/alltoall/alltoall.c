@@ -23,16 +23,17 @@ const size_t comm_coll_alltoall_nalgorithms =
 /*
  * Measured with examples/bench/alltoall on shared memory (comm-run -np P --bind-to none
  * alltoall -m 8:65536, each algorithm forced): the pairwise exchange keeps a window of
- * ALLTOALL_PAIRWISE_WINDOW (8) exchanges in flight, so up to 9 ranks it sends everything at
- * once and beats Bruck at every block size (4 ranks, 8 B: 4.7 against 6.0-9.1 us; 8 ranks:
+ * COMM_COLL_ALLTOALL_PAIRWISE_WINDOW (8) exchanges in flight, so up to 9 ranks it sends everything
+ * at once and beats Bruck at every block size (4 ranks, 8 B: 4.7 against 6.0-9.1 us; 8 ranks:
  * 14.6-17.3 against 17.3-21.5 us).  On 16 ranks Bruck's log2 p rounds win up to blocks of
  * 512 B (63 against 80 us at 8 B), and lose from 1 KiB (279 against 111 us), where its packing
  * and (n/2) log2 p bytes cost more than the messages it saves.  The v and w forms take the
  * pairwise exchange, the only one that serves them.
  */
 enum {
-    ALLTOALL_ONE_WINDOW = 9, /* up to this many ranks, pairwise sends everything at once */
-    ALLTOALL_SHORT = 512,    /* above ALLTOALL_ONE_WINDOW ranks, Bruck up to this block */
+    /* up to this many ranks, pairwise sends everything at once */
+    ALLTOALL_ONE_WINDOW = COMM_COLL_ALLTOALL_PAIRWISE_WINDOW + 1,
+    ALLTOALL_SHORT = 512, /* above ALLTOALL_ONE_WINDOW ranks, Bruck up to this block */
 };
 
 size_t comm_coll_alltoall_choose(const struct comm_coll_call *call)

@@ -10,6 +10,12 @@
 
 enum { COMM_COLL_TAG_ALLTOALL = 8 };
 
+/* Exchanges the pairwise all-to-all keeps in flight at once.  Measured on 4 and 8 ranks,
+ * blocks of 8 B to 16 MiB: a full window beat one exchange at a time at every size (4 ranks,
+ * 1 MiB: 0.70-0.80 against 0.84-1.40 ms); large messages are read by the receiver, so a window
+ * costs no buffers. */
+enum { COMM_COLL_ALLTOALL_PAIRWISE_WINDOW = 8 };
+
 int comm_coll_alltoall_pairwise(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
                                 struct comm_datatype *const *sdts, void *rbuf, const int *rcounts,
                                 const MPI_Aint *rdispls, struct comm_datatype *const *rdts,

@@ -1,8 +1,8 @@
 /*
  * alltoall_pairwise.c - pairwise-exchange all-to-all: in step k every rank sends its block for
  * rank + k and receives the block of rank - k (mod p).  A rank's own block is copied locally.
- * Up to ALLTOALL_PAIRWISE_WINDOW steps are in flight at once (their receives posted first,
- * then their sends), so a window costs about one latency rather than one per step, and the
+ * Up to COMM_COLL_ALLTOALL_PAIRWISE_WINDOW steps are in flight at once (their receives posted
+ * first, then their sends), so a window costs about one latency rather than one per step, and the
  * copies of its exchanges overlap.
  *
  * Wins: up to 9 ranks always; large blocks, and uneven ones (v and w forms): every pair
@@ -39,11 +39,6 @@ static size_t alltoall_span(int size, const int *counts, const MPI_Aint *displs,
     }
     return span;
 }
-
-/* Exchanges in flight at once.  Measured on 4 and 8 ranks, blocks of 8 B to 16 MiB: a full
- * window beat one exchange at a time at every size (4 ranks, 1 MiB: 0.70-0.80 against
- * 0.84-1.40 ms); large messages are read by the receiver, so a window costs no buffers. */
-enum { ALLTOALL_PAIRWISE_WINDOW = 8 };
 
 /* A rank's own block: copied here, without a message, when both sides are contiguous and
  * hold the same bytes; otherwise through a message to itself (which packs, unpacks and
@@ -88,9 +83,11 @@ int comm_coll_alltoall_pairwise(const void *sbuf, const int *scounts, const MPI_
     err = alltoall_copy_own((const char *)sbuf + sdispls[rank], scounts[rank], sdts[rank],
                             (char *)rbuf + rdispls[rank], rcounts[rank], rdts[rank], comm);
     for (int first = 1; first < size && err == MPI_SUCCESS;) {
-        struct comm_request rreqs[ALLTOALL_PAIRWISE_WINDOW], sreqs[ALLTOALL_PAIRWISE_WINDOW];
-        int window =
-            size - first < ALLTOALL_PAIRWISE_WINDOW ? size - first : ALLTOALL_PAIRWISE_WINDOW;
+        struct comm_request rreqs[COMM_COLL_ALLTOALL_PAIRWISE_WINDOW],
+            sreqs[COMM_COLL_ALLTOALL_PAIRWISE_WINDOW];
+        int window = size - first < COMM_COLL_ALLTOALL_PAIRWISE_WINDOW
+                         ? size - first
+                         : COMM_COLL_ALLTOALL_PAIRWISE_WINDOW;
         int nr = 0, ns = 0, e;
 
         /* Receives first, so that the sends of this window find them posted. */
