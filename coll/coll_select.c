@@ -23,6 +23,7 @@
 #include "runtime/log.h"
 #include "runtime/op.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -231,31 +232,51 @@ static const char *coll_refusal(const struct comm_coll_algorithm *a,
     return NULL;
 }
 
+/* What COMM_COLL_<OP> forces, per family, read at the family's first call (the environment
+ * is a job's fixed input, and a lookup per call costs a scan of it): 0 not read yet, 1 auto,
+ * else the algorithm's index + 2.  Read without a lock: two threads that both read the
+ * setting store the same value. */
+enum { COLL_FORCED_UNREAD, COLL_FORCED_AUTO, COLL_FORCED_FIRST };
+static _Atomic int coll_forced[COMM_COLL_NFAMILIES];
+
+static int coll_forced_read(enum comm_coll_family family)
+{
+    const struct coll_family *f = &coll_families[family];
+    const char *value = comm_config_value(&coll_settings[family]);
+    int forced = COLL_FORCED_AUTO;
+
+    for (size_t i = 0; i < *f->nalgorithms; i++) {
+        if (strcmp(value, f->algorithms[i].name) == 0) {
+            forced = COLL_FORCED_FIRST + (int)i;
+            break;
+        }
+    }
+    atomic_store_explicit(&coll_forced[family], forced, memory_order_relaxed);
+    return forced;
+}
+
 const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
                                                    const struct comm_coll_call *call)
 {
     const struct coll_family *f = &coll_families[family];
-    const char *forced = comm_config_value(&coll_settings[family]);
     const struct comm_coll_algorithm *chosen = &f->algorithms[f->choose(call)];
+    const struct comm_coll_algorithm *forced;
+    int index = atomic_load_explicit(&coll_forced[family], memory_order_relaxed);
+    const char *why;
 
-    if (strcmp(forced, "auto") == 0) {
+    if (index == COLL_FORCED_UNREAD) {
+        index = coll_forced_read(family);
+    }
+    if (index == COLL_FORCED_AUTO) {
         return chosen;
     }
-    for (size_t i = 0; i < *f->nalgorithms; i++) {
-        const struct comm_coll_algorithm *a = &f->algorithms[i];
-        const char *why;
-
-        if (strcmp(forced, a->name) != 0) {
-            continue;
-        }
-        why = coll_refusal(a, call);
-        if (why == NULL) {
-            return a;
-        }
-        comm_log_debug("coll", "%s=%s cannot serve this call (%s): %s serves it",
-                       coll_settings[family].name, forced, why, chosen->name);
-        break;
+    forced = &f->algorithms[index - COLL_FORCED_FIRST];
+    why = coll_refusal(forced, call);
+    if (why == NULL) {
+        return forced;
     }
+    comm_log_debug("coll", "%s=%s cannot serve this call (%s): %s serves it",
+                   coll_settings[family].name, forced->name, why, chosen->name);
     return chosen;
 }
 
