@@ -30,7 +30,8 @@
  *
  * Reading: `get` is synchronous.  A btl whose reads need its progress (a network btl) polls
  * while it waits, but queues what arrives meanwhile for its next progress call: the runtime's
- * receive function is never entered again from inside itself.
+ * receive function is never entered again from inside itself.  `put`, the write into memory a
+ * peer offered, is synchronous in the same way.
  *
  * Ownership and threads: a module and its endpoints belong to the btl; the runtime calls every
  * operation from the thread that holds the progress lock (one thread at a time).
@@ -93,6 +94,14 @@ typedef int (*comm_btl_send_fn)(struct comm_btl_endpoint *ep, const void *hdr, s
 typedef int (*comm_btl_get_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
                                size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len);
 /*
+ * Writes LEN bytes of the local iovec at the peer's address REMOTE, memory the peer offered
+ * for it.  Returns COMM_OK when all was written, COMM_ERR_NOT_SUPPORTED when the btl cannot
+ * write peer memory, or another negative status.  A put of 0 bytes moves nothing and tells
+ * whether puts to this peer work.
+ */
+typedef int (*comm_btl_put_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
+                               size_t nlocal, uint64_t remote, size_t len);
+/*
  * Makes [ptr, ptr+len) readable by peers; the key travels with the address.  Returns COMM_OK,
  * or COMM_ERR_NOT_SUPPORTED when peers cannot read it (they ask for fragments instead).
  */
@@ -133,6 +142,7 @@ struct comm_btl_ops {
     comm_btl_close_fn close;
     comm_btl_wired_fn wired;
     comm_btl_flush_fn flush;
+    comm_btl_put_fn put;
 };
 
 /* The common head of every module; a btl embeds it first in its own module struct. */
@@ -140,6 +150,9 @@ struct comm_btl_module {
     const struct comm_btl_ops *ops;
     size_t max_fragment; /* largest fragment (header included) reserve/send accept */
     size_t eager_limit;  /* the runtime sends payloads up to this size eagerly */
+    /* From this many bytes (0: never) a message the receiver reads with get is shared out:
+     * the receiver reads its first half while the sender writes the rest with put. */
+    size_t split_min;
 };
 
 /* The common head of every endpoint. */

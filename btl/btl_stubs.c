@@ -47,6 +47,17 @@ int comm_btl_stub_get(struct comm_btl_endpoint *ep, const struct iovec *local, s
     return COMM_ERR_NOT_SUPPORTED;
 }
 
+int comm_btl_stub_put(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
+                      uint64_t remote, size_t len)
+{
+    (void)ep;
+    (void)local;
+    (void)nlocal;
+    (void)remote;
+    (void)len;
+    return COMM_ERR_NOT_SUPPORTED;
+}
+
 int comm_btl_stub_register(struct comm_btl_module *module, void *ptr, size_t len,
                            uint64_t *key_out)
 {

@@ -1,6 +1,15 @@
 /*
- * p2p.c - point-to-point protocols: eager, eager-sync, rendezvous with a single-copy read,
- * and the pipelined copy when the transport cannot read peer memory.  See p2p.h.
+ * p2p.c - point-to-point protocols: eager, eager-sync, rendezvous with a single-copy read
+ * (shared out between the receiver's read and the sender's write for large messages), and the
+ * pipelined copy when the transport cannot read peer memory.  See p2p.h.
+ *
+ * A shared-out rendezvous: the receiver of an RTS of at least the btl's split_min bytes, into
+ * contiguous memory, on a btl that can also write peer memory, sends SHARE (its buffer and the
+ * split point) and reads the first part while the sender writes the rest with put and answers
+ * SHARED (how much it wrote: 0 when it could not, and the receiver reads that part too).  The
+ * receiver completes, and sends FIN, only once it has every byte and the sender has said that
+ * it writes no more; the sender completes at FIN.  So both cores copy at once, and the
+ * receiver of a large message waits for its sender to enter the library.
  *
  * Layer: runtime core.  Must not: check MPI arguments, or reach into a btl's internals.
  */
@@ -25,6 +34,8 @@ enum p2p_type {
     P2P_FIN,
     P2P_CTS,
     P2P_DATA,
+    P2P_SHARE,
+    P2P_SHARED,
 };
 
 /* Every fragment that takes part in matching starts with this. */
@@ -49,14 +60,16 @@ struct p2p_rts_hdr {
     uint64_t key;
 };
 
-/* ACK, FIN, CTS and DATA. */
+/* ACK, FIN, CTS, DATA, SHARE and SHARED. */
 struct p2p_ctl_hdr {
     uint8_t type;
     uint8_t pad[7];
     uint64_t sreq;
     uint64_t rreq;
-    uint64_t offset; /* DATA: where this fragment goes */
-    uint64_t len;    /* CTS: bytes wanted; DATA: bytes in this fragment */
+    uint64_t offset; /* DATA: where this fragment goes; SHARE: where the sender's part starts */
+    uint64_t len;    /* CTS: bytes wanted; DATA: bytes in this fragment; SHARE: bytes of the
+                      * sender's part; SHARED: bytes it wrote */
+    uint64_t addr;   /* SHARE: the receiver's buffer */
 };
 
 struct comm_p2p_ctl_pending {
@@ -417,6 +430,92 @@ static int p2p_read(struct comm_request *req, const struct p2p_arrival *a)
     return COMM_OK;
 }
 
+/*
+ * Shares out the read of an RTS into REQ (see the top of this file) when the btl splits
+ * messages of this size and can write the peer's memory, and REQ's memory is contiguous.
+ * Returns whether it did: REQ then completes when the sender's SHARED arrives.
+ */
+static bool p2p_share_out(struct comm_request *req, const struct p2p_arrival *a)
+{
+    struct comm_btl_endpoint *ep = p2p_procs[a->peer].ep;
+    const struct comm_btl_ops *ops = ep->module->ops;
+    size_t split_min = ep->module->split_min;
+    /* This side's part ends on a page boundary of the message. */
+    size_t split = (req->want / 2) & ~(size_t)4095;
+    struct p2p_ctl_hdr h = {.type = P2P_SHARE};
+    struct iovec iov;
+
+    if (split_min == 0 || req->want < split_min || split == 0 || !req->dt->contiguous ||
+        ops->put(ep, NULL, 0, 0, 0) != COMM_OK) {
+        return false;
+    }
+    req->state = COMM_REQUEST_SHARED;
+    req->peer_req = a->sreq;
+    req->split_peer = a->peer;
+    req->split = split;
+    req->split_addr = a->addr;
+    req->split_key = a->key;
+    h.sreq = a->sreq;
+    h.rreq = p2p_id_of(req);
+    h.offset = split;
+    h.len = req->want - split;
+    h.addr = (uint64_t)(uintptr_t)p2p_contig_base(req);
+    p2p_send_ctl(&p2p_procs[a->peer], &h);
+    iov.iov_base = p2p_contig_base(req);
+    iov.iov_len = split;
+    req->split_rc = ops->get(ep, &iov, 1, a->addr, a->key, split);
+    return true;
+}
+
+/* Guarded by the progress lock: a failed put has been reported. */
+static bool p2p_put_refused_told;
+
+/* The sender's side of SHARE: writes its part into the receiver's memory and says how much
+ * it wrote (nothing when it cannot: the receiver then reads that part itself). */
+static void p2p_on_share(long peer, const struct p2p_ctl_hdr *h)
+{
+    struct comm_request *req = p2p_request_of(h->sreq);
+    struct comm_btl_endpoint *ep = p2p_procs[peer].ep;
+    char *src = req->bounce != NULL ? req->bounce : p2p_contig_base(req);
+    struct iovec iov = {src + h->offset, (size_t)h->len};
+    int rc = ep->module->ops->put(ep, &iov, 1, h->addr + h->offset, (size_t)h->len);
+
+    if (rc < 0 && !p2p_put_refused_told) {
+        /* Once per process: a refusal is a setting or a permission, the same next time. */
+        p2p_put_refused_told = true;
+        comm_log_info("runtime",
+                      "writing part of a %llu-byte message into rank %ld failed "
+                      "(%s): the receiver reads it itself",
+                      (unsigned long long)(h->offset + h->len), peer, comm_strerror(rc));
+    }
+    p2p_answer(peer, P2P_SHARED, h->sreq, h->rreq, rc == COMM_OK ? h->len : 0);
+}
+
+/* The receiver's side of SHARED: reads the sender's part if it could not write it, then
+ * completes and lets the sender complete. */
+static void p2p_on_shared(const struct p2p_ctl_hdr *h)
+{
+    struct comm_request *req = p2p_request_of(h->rreq);
+    int rc = req->split_rc;
+
+    if (rc == COMM_OK && h->len < req->want - req->split) {
+        struct comm_btl_endpoint *ep = p2p_procs[req->split_peer].ep;
+        struct iovec iov = {p2p_contig_base(req) + req->split, req->want - req->split};
+
+        rc = ep->module->ops->get(ep, &iov, 1, req->split_addr + req->split, req->split_key,
+                                  iov.iov_len);
+    }
+    p2p_answer(req->split_peer, P2P_FIN, req->peer_req, 0, 0);
+    if (rc < 0) {
+        comm_log_error("runtime", "reading a %zu-byte message from rank %ld failed: %s",
+                       req->msg_len, req->split_peer, comm_strerror(rc));
+        comm_status_set_bytes(&req->status, 0);
+        comm_request_complete(req, MPI_ERR_OTHER);
+        return;
+    }
+    p2p_finish_recv(req);
+}
+
 /* Delivers a matched message into REQ. */
 static void p2p_deliver(struct comm_request *req, const struct p2p_arrival *a)
 {
@@ -441,7 +540,10 @@ static void p2p_deliver(struct comm_request *req, const struct p2p_arrival *a)
         p2p_finish_recv(req);
         return;
     }
-    /* Rendezvous: read it, or ask for it in fragments. */
+    /* Rendezvous: share it out, read it, or ask for it in fragments. */
+    if (req->want > 0 && p2p_share_out(req, a)) {
+        return;
+    }
     rc = req->want > 0 ? p2p_read(req, a) : COMM_OK;
     if (rc == COMM_ERR_NOT_SUPPORTED) {
         req->state = COMM_REQUEST_RECEIVING;
@@ -584,6 +686,12 @@ static void p2p_on_fragment(long peer, const void *data, size_t len)
         break;
     case P2P_DATA:
         p2p_on_data(c);
+        break;
+    case P2P_SHARE:
+        p2p_on_share(peer, c);
+        break;
+    case P2P_SHARED:
+        p2p_on_shared(c);
         break;
     default:
         comm_log_error("runtime", "fragment of unknown type %u from rank %ld dropped",

@@ -46,6 +46,7 @@ enum comm_request_state {
     COMM_REQUEST_WAIT_FIN, /* send: RTS sent, waiting for the receiver to read */
     COMM_REQUEST_STREAM,   /* send: copying fragments through the transport (after CTS) */
     COMM_REQUEST_RECEIVING, /* recv: matched, data arriving in fragments */
+    COMM_REQUEST_SHARED,    /* recv: matched, shared out, waiting for the sender's part */
     COMM_REQUEST_DONE,
 };
 
@@ -79,6 +80,12 @@ struct comm_request {
     uint64_t rndv_key;          /* send: the transport's registration of what the peer reads */
     bool rndv_registered;       /* send: rndv_key holds a registration to release */
     uint64_t peer_req;          /* the other side's request id */
+    /* recv, shared out (COMM_REQUEST_SHARED): the sender writes [split, want) */
+    long split_peer;            /* the sender's world rank */
+    size_t split;               /* where the sender's part starts */
+    uint64_t split_addr;        /* the sender's registration, to read its part if it cannot */
+    uint64_t split_key;         /*   write it */
+    int split_rc;               /* how reading this side's part went (a comm status) */
     struct comm_posted posted;  /* recv: its place in the posted queue */
     struct comm_request *queue_next; /* send: in its peer's send queue */
     void *bsend_block;          /* buffered send: its block of the attached buffer */

@@ -562,4 +562,5 @@ const struct comm_btl_ops comm_btl_ofi = {
     .close = btl_ofi_close,
     .wired = btl_ofi_wired,
     .flush = comm_btl_ofi_flush,
+    .put = comm_btl_stub_put,
 };

@@ -209,4 +209,5 @@ const struct comm_btl_ops comm_btl_self = {
     .close = btl_self_close,
     .wired = btl_self_wired,
     .flush = comm_btl_stub_flush,
+    .put = comm_btl_stub_put,
 };

@@ -63,7 +63,7 @@ struct btl_shm_endpoint {
     uint64_t tail;  /* next cell to fill; private */
     uint64_t consumed; /* the receiver's consumed count as last read; private */
     pid_t pid;
-    bool cma;       /* process_vm_readv works on this peer */
+    bool cma;       /* process_vm_readv and process_vm_writev work on this peer */
     void *mapping;  /* the peer's whole segment */
     size_t mapping_len;
 };
@@ -109,6 +109,8 @@ int comm_btl_shm_send(struct comm_btl_endpoint *ep, const void *hdr, size_t hdr_
                       const void *data, size_t data_len);
 int comm_btl_shm_get(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
                      uint64_t remote, uint64_t remote_key, size_t len);
+int comm_btl_shm_put(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
+                     uint64_t remote, size_t len);
 bool comm_btl_shm_probe_cma(struct btl_shm_endpoint *ep);
 int comm_btl_shm_progress(struct comm_btl_module *module);
 

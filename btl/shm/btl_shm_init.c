@@ -58,6 +58,15 @@ static const struct comm_setting shm_settings[] = {
      .help = "read large messages from the sender's memory with process_vm_readv (0: copy "
              "them through the rings)",
      .audience = COMM_AUDIENCE_TUNER},
+    {.name = "COMM_SHM_SPLIT_SIZE",
+     .type = COMM_SETTING_INT,
+     .default_value = "16384",
+     .help = "from this many bytes, a message read from the sender's memory is copied half by "
+             "each side: the receiver reads the first half while the sender writes the rest "
+             "with process_vm_writev (0: the receiver copies it all)",
+     .audience = COMM_AUDIENCE_TUNER,
+     .min = 0,
+     .max = 2147483647},
 };
 
 const struct comm_setting_table comm_btl_shm_settings = {
@@ -117,14 +126,15 @@ bool comm_btl_shm_is_enabled(void)
 
 static int shm_read_settings(struct btl_shm_module *m, long *eager_out)
 {
-    long eager, frag, cells;
+    long eager, frag, cells, split;
     bool cma;
     int rc;
 
     if ((rc = comm_config_get_int(&shm_settings[1], &eager)) < 0 ||
         (rc = comm_config_get_int(&shm_settings[2], &frag)) < 0 ||
         (rc = comm_config_get_int(&shm_settings[3], &cells)) < 0 ||
-        (rc = comm_config_get_bool(&shm_settings[4], &cma)) < 0) {
+        (rc = comm_config_get_bool(&shm_settings[4], &cma)) < 0 ||
+        (rc = comm_config_get_int(&shm_settings[5], &split)) < 0) {
         return rc;
     }
     /* The runtime's header travels with the payload in one cell. */
@@ -140,6 +150,7 @@ static int shm_read_settings(struct btl_shm_module *m, long *eager_out)
     m->cell_size = ((uint64_t)frag + BTL_SHM_CELL_HEADER + BTL_SHM_CACHE_LINE - 1) &
                    ~(uint64_t)(BTL_SHM_CACHE_LINE - 1);
     m->cma_allowed = cma;
+    m->base.split_min = (size_t)split;
     *eager_out = eager;
     return COMM_OK;
 }
@@ -201,7 +212,7 @@ static int btl_shm_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     if (m == NULL) {
         return COMM_ERR_NOMEM;
     }
-    rc = shm_read_settings(m, &eager);
+    rc = shm_read_settings(m, &eager); /* also sets base.split_min */
     if (rc < 0) {
         goto out_free;
     }
@@ -412,4 +423,5 @@ const struct comm_btl_ops comm_btl_shm = {
     .close = btl_shm_close,
     .wired = btl_shm_wired,
     .flush = comm_btl_stub_flush,
+    .put = comm_btl_shm_put,
 };

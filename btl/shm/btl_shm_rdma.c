@@ -1,6 +1,7 @@
 /*
- * btl_shm_rdma.c - reading a peer's memory with process_vm_readv (CMA): the single copy of
- * large messages inside a host.
+ * btl_shm_rdma.c - reading and writing a peer's memory with process_vm_readv and
+ * process_vm_writev (CMA): the single copy of large messages inside a host, which the
+ * receiver and the sender may share.
  *
  * Layer: btl/shm.  Must not: retry forever; a refusal turns CMA off for that peer and the
  * runtime falls back to copying through the rings.
@@ -31,14 +32,16 @@ bool comm_btl_shm_probe_cma(struct btl_shm_endpoint *ep)
            magic == (uint64_t)BTL_SHM_MAGIC;
 }
 
-int comm_btl_shm_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
-                     uint64_t remote, uint64_t remote_key, size_t len)
+/* Moves LEN bytes between the local iovec and the peer's REMOTE: a read (process_vm_readv)
+ * or a write (process_vm_writev), in runs of at most IOV_MAX local pieces. */
+static int shm_cma(struct btl_shm_endpoint *ep, const struct iovec *local, size_t nlocal,
+                   uint64_t remote, size_t len, bool write)
 {
-    struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
+    const char *call = write ? "process_vm_writev" : "process_vm_readv";
+    const char *way = write ? "to" : "from";
     struct iovec chunk[IOV_MAX];
     size_t li = 0, loff = 0;
 
-    (void)remote_key;
     if (!ep->cma) {
         return COMM_ERR_NOT_SUPPORTED;
     }
@@ -64,29 +67,30 @@ int comm_btl_shm_get(struct comm_btl_endpoint *base, const struct iovec *local, 
         }
         r.iov_base = (void *)(uintptr_t)remote;
         r.iov_len = want;
-        got = process_vm_readv(ep->pid, chunk, (unsigned long)n, &r, 1, 0);
+        got = write ? process_vm_writev(ep->pid, chunk, (unsigned long)n, &r, 1, 0)
+                    : process_vm_readv(ep->pid, chunk, (unsigned long)n, &r, 1, 0);
         if (got < 0) {
             if (errno == EINTR) {
                 continue;
             }
             if (errno == EPERM || errno == ENOSYS) {
-                comm_log_info("btl_shm", "process_vm_readv from rank %ld refused (%s): large "
-                              "messages to it are copied through the rings", base->peer,
+                comm_log_info("btl_shm", "%s %s rank %ld refused (%s): large messages to it "
+                              "are copied through the rings", call, way, ep->base.peer,
                               strerror(errno));
                 ep->cma = false;
                 return COMM_ERR_NOT_SUPPORTED;
             }
-            comm_log_error("btl_shm", "process_vm_readv from rank %ld failed: %s", base->peer,
+            comm_log_error("btl_shm", "%s %s rank %ld failed: %s", call, way, ep->base.peer,
                            strerror(errno));
             return COMM_ERR_SYSTEM;
         }
         if (got == 0) {
-            comm_log_error("btl_shm", "process_vm_readv from rank %ld read nothing", base->peer);
+            comm_log_error("btl_shm", "%s %s rank %ld moved nothing", call, way, ep->base.peer);
             return COMM_ERR_SYSTEM;
         }
         remote += (uint64_t)got;
         len -= (size_t)got;
-        /* Advance the local position by what was read. */
+        /* Advance the local position by what was moved. */
         for (size_t adv = (size_t)got; adv > 0;) {
             size_t rest = local[li].iov_len - loff;
 
@@ -101,4 +105,22 @@ int comm_btl_shm_get(struct comm_btl_endpoint *base, const struct iovec *local, 
         }
     }
     return COMM_OK;
+}
+
+int comm_btl_shm_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
+                     uint64_t remote, uint64_t remote_key, size_t len)
+{
+    (void)remote_key;
+    return shm_cma((struct btl_shm_endpoint *)base, local, nlocal, remote, len, false);
+}
+
+int comm_btl_shm_put(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
+                     uint64_t remote, size_t len)
+{
+    struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
+
+    if (len == 0) {
+        return ep->cma ? COMM_OK : COMM_ERR_NOT_SUPPORTED;
+    }
+    return shm_cma(ep, local, nlocal, remote, len, true);
 }

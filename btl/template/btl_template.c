@@ -86,4 +86,5 @@ const struct comm_btl_ops comm_btl_template = {
     .close = btl_template_close,
     .wired = btl_template_wired,
     .flush = comm_btl_stub_flush,
+    .put = comm_btl_stub_put,
 };

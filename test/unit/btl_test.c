@@ -58,6 +58,7 @@ START_TEST(every_table_is_complete)
         ck_assert_ptr_nonnull(t->close);
         ck_assert_ptr_nonnull(t->wired);
         ck_assert_ptr_nonnull(t->flush);
+        ck_assert_ptr_nonnull(t->put);
     }
 }
 END_TEST
@@ -221,6 +222,55 @@ START_TEST(shm_reads_peer_memory_with_cma)
 }
 END_TEST
 
+START_TEST(shm_writes_peer_memory_with_cma)
+{
+    struct comm_btl_module *m0, *m1;
+    struct comm_btl_endpoint *to1, *to0;
+    static char src1[70000], src2[30000], dst[100000 + 16];
+    struct iovec iov[2] = {{src1, sizeof(src1)}, {src2, sizeof(src2)}};
+
+    for (size_t i = 0; i < sizeof(src1); i++) {
+        src1[i] = (char)(i * 5 + 1);
+    }
+    for (size_t i = 0; i < sizeof(src2); i++) {
+        src2[i] = (char)(i * 3 + 2);
+    }
+    memset(dst, 'z', sizeof(dst));
+    shm_pair(&m0, &m1, &to1, &to0);
+    ck_assert_int_eq(to0->module->ops->put(to0, NULL, 0, 0, 0), COMM_OK);
+    /* Both pieces, at an offset, and not a byte beyond them. */
+    ck_assert_int_eq(to0->module->ops->put(to0, iov, 2, (uint64_t)(uintptr_t)(dst + 8),
+                                           sizeof(src1) + sizeof(src2)),
+                     COMM_OK);
+    ck_assert(memcmp(dst + 8, src1, sizeof(src1)) == 0);
+    ck_assert(memcmp(dst + 8 + sizeof(src1), src2, sizeof(src2)) == 0);
+    for (size_t i = 0; i < 8; i++) {
+        ck_assert_int_eq(dst[i], 'z');
+        ck_assert_int_eq(dst[sizeof(dst) - 1 - i], 'z');
+    }
+    m0->ops->close(m0);
+    m1->ops->close(m1);
+}
+END_TEST
+
+START_TEST(shm_split_size_is_read)
+{
+    struct comm_btl_module *m0, *m1;
+    struct comm_btl_endpoint *to1, *to0;
+
+    shm_pair(&m0, &m1, &to1, &to0);
+    ck_assert_uint_eq(m0->split_min, 16384);
+    m0->ops->close(m0);
+    m1->ops->close(m1);
+    setenv("COMM_SHM_SPLIT_SIZE", "0", 1);
+    shm_pair(&m0, &m1, &to1, &to0);
+    ck_assert_uint_eq(m0->split_min, 0);
+    m0->ops->close(m0);
+    m1->ops->close(m1);
+    unsetenv("COMM_SHM_SPLIT_SIZE");
+}
+END_TEST
+
 START_TEST(shm_without_cma_refuses_get)
 {
     struct comm_btl_module *m0, *m1;
@@ -231,6 +281,9 @@ START_TEST(shm_without_cma_refuses_get)
     setenv("COMM_SHM_CMA", "0", 1);
     shm_pair(&m0, &m1, &to1, &to0);
     ck_assert_int_eq(to0->module->ops->get(to0, &iov, 1, (uint64_t)(uintptr_t)src, 0, 8),
+                     COMM_ERR_NOT_SUPPORTED);
+    ck_assert_int_eq(to0->module->ops->put(to0, NULL, 0, 0, 0), COMM_ERR_NOT_SUPPORTED);
+    ck_assert_int_eq(to0->module->ops->put(to0, &iov, 1, (uint64_t)(uintptr_t)src, 8),
                      COMM_ERR_NOT_SUPPORTED);
     m0->ops->close(m0);
     m1->ops->close(m1);
@@ -275,6 +328,8 @@ int main(void)
     tcase_add_test(tc, shm_moves_fragments_in_order_and_wraps);
     tcase_add_test(tc, shm_reserve_commit_fills_in_place);
     tcase_add_test(tc, shm_reads_peer_memory_with_cma);
+    tcase_add_test(tc, shm_writes_peer_memory_with_cma);
+    tcase_add_test(tc, shm_split_size_is_read);
     tcase_add_test(tc, shm_without_cma_refuses_get);
     tcase_add_test(tc, shm_disabled_declines);
     tcase_add_test(tc, shm_eager_limit_must_fit_a_fragment);
