@@ -20,6 +20,10 @@ int comm_coll_alltoall_pairwise(const void *sbuf, const int *scounts, const MPI_
                                 struct comm_datatype *const *sdts, void *rbuf, const int *rcounts,
                                 const MPI_Aint *rdispls, struct comm_datatype *const *rdts,
                                 struct comm_communicator *comm);
+int comm_coll_alltoall_shm(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
+                           struct comm_datatype *const *sdts, void *rbuf, const int *rcounts,
+                           const MPI_Aint *rdispls, struct comm_datatype *const *rdts,
+                           struct comm_communicator *comm);
 int comm_coll_alltoall_bruck(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
                              struct comm_datatype *const *sdts, void *rbuf, const int *rcounts,
                              const MPI_Aint *rdispls, struct comm_datatype *const *rdts,

@@ -76,8 +76,7 @@ static size_t coll_shm_lines_len(int size)
     return (len + COLL_SHM_PAGE - 1) & ~(size_t)(COLL_SHM_PAGE - 1);
 }
 
-/* Slot bytes for SIZE ranks (see COMM_COLL_SHM_DATA): a multiple of the page. */
-static size_t coll_shm_slot_size(int size)
+size_t comm_coll_shm_slot_size(int size)
 {
     size_t slot = (size_t)COMM_COLL_SHM_DATA / (2 * (size_t)size) & ~(size_t)(COLL_SHM_PAGE - 1);
 
@@ -182,7 +181,7 @@ static int coll_shm_make(struct comm_communicator *comm, struct comm_coll_shm *s
     struct comm_op *min = comm_op_lookup(MPI_MIN);
     char name[COMM_PMIX_NAME_MAX + 64];
     size_t len =
-        coll_shm_lines_len(comm->size) + 2 * (size_t)comm->size * coll_shm_slot_size(comm->size);
+        coll_shm_lines_len(comm->size) + 2 * (size_t)comm->size * comm_coll_shm_slot_size(comm->size);
     void *base = NULL;
     int ok, err;
 
@@ -217,7 +216,7 @@ static int coll_shm_make(struct comm_communicator *comm, struct comm_coll_shm *s
     shm->len = len;
     shm->lines = base;
     shm->slots = (char *)base + coll_shm_lines_len(comm->size);
-    shm->slot_size = coll_shm_slot_size(comm->size);
+    shm->slot_size = comm_coll_shm_slot_size(comm->size);
     shm->usable = true;
     return MPI_SUCCESS;
 }
@@ -389,8 +388,7 @@ bool comm_coll_shm_reduce_fits(const struct comm_datatype *dt)
            dt->true_extent <= (MPI_Aint)COMM_COLL_SHM_SLOT_MIN;
 }
 
-/* The next half of the slots for a reduction, once every rank is done with its last use. */
-static unsigned coll_shm_claim_half(struct comm_coll_shm *shm)
+unsigned comm_coll_shm_claim_half(struct comm_coll_shm *shm)
 {
     unsigned p = (unsigned)shm->size, half = shm->next_half * p;
     uint64_t reusable = 0;
@@ -403,7 +401,7 @@ static unsigned coll_shm_claim_half(struct comm_coll_shm *shm)
     return half;
 }
 
-static void coll_shm_release_half(struct comm_coll_shm *shm, unsigned half, uint64_t step)
+void comm_coll_shm_release_half(struct comm_coll_shm *shm, unsigned half, uint64_t step)
 {
     for (unsigned r = 0; r < (unsigned)shm->size; r++) {
         shm->free_at[half + r] = step;
@@ -419,7 +417,7 @@ static int coll_shm_reduce_fold(struct comm_coll_shm *shm, const void *sbuf, voi
                                 MPI_Count count, struct comm_datatype *dt, struct comm_op *op,
                                 bool result_here)
 {
-    unsigned half = coll_shm_claim_half(shm), p = (unsigned)shm->size;
+    unsigned half = comm_coll_shm_claim_half(shm), p = (unsigned)shm->size;
     uint64_t step = shm->step;
     int err = MPI_SUCCESS;
 
@@ -439,7 +437,7 @@ static int coll_shm_reduce_fold(struct comm_coll_shm *shm, const void *sbuf, voi
     }
     comm_coll_shm_post(shm, step + 2);
     shm->step = step + 2;
-    coll_shm_release_half(shm, half, step + 2);
+    comm_coll_shm_release_half(shm, half, step + 2);
     return err;
 }
 
@@ -460,7 +458,7 @@ int comm_coll_shm_reduce(struct comm_coll_shm *shm, const void *sbuf, void *rbuf
         /* This rank combines elements [lo, hi) of the piece. */
         MPI_Count lo = k * me / p, hi = k * (me + 1) / p;
         MPI_Aint offset = (MPI_Aint)first * extent;
-        unsigned half = coll_shm_claim_half(shm);
+        unsigned half = comm_coll_shm_claim_half(shm);
         uint64_t step = shm->step;
         char *acc = comm_coll_shm_slot(shm, half + (unsigned)p - 1) - dt->true_lb;
 
@@ -483,7 +481,7 @@ int comm_coll_shm_reduce(struct comm_coll_shm *shm, const void *sbuf, void *rbuf
         }
         comm_coll_shm_post(shm, step + 3);
         shm->step = step + 3;
-        coll_shm_release_half(shm, half, step + 3);
+        comm_coll_shm_release_half(shm, half, step + 3);
     }
     return err;
 }

@@ -102,6 +102,18 @@ bool comm_coll_shm_allowed(const struct comm_communicator *comm);
  * everything but the barrier. */
 bool comm_coll_shm_slots_ready(struct comm_coll_shm *shm);
 
+/* The slot bytes of a communicator of SIZE ranks (see COMM_COLL_SHM_DATA): a multiple of the
+ * page, the same on every member. */
+size_t comm_coll_shm_slot_size(int size);
+
+/*
+ * The next half of the slots (size of them, one a rank; returns the first one's index), once
+ * every rank is done with their last use; then release them with the step after which nobody
+ * reads them again.  Reductions and all-to-all exchanges take halves in turn.
+ */
+unsigned comm_coll_shm_claim_half(struct comm_coll_shm *shm);
+void comm_coll_shm_release_half(struct comm_coll_shm *shm, unsigned half, uint64_t step);
+
 /* Slot I (0 <= I < nslots). */
 static inline char *comm_coll_shm_slot(const struct comm_coll_shm *shm, unsigned i)
 {

@@ -13,18 +13,28 @@
 
 #include <stdlib.h>
 
-/* One side of an all-to-all, as the w form wants it.  Arrays are owned here. */
+/* Communicators up to this size keep a side's arrays in the side itself (no allocation per
+ * call for the short exchanges where it would show). */
+enum { ALLTOALL_INLINE = 16 };
+
+/* One side of an all-to-all, as the w form wants it.  Arrays are owned here: the inline ones,
+ * or allocated for a larger communicator. */
 struct alltoall_side {
     int *counts;
     MPI_Aint *displs;
     struct comm_datatype **dts;
+    int counts_inline[ALLTOALL_INLINE];
+    MPI_Aint displs_inline[ALLTOALL_INLINE];
+    struct comm_datatype *dts_inline[ALLTOALL_INLINE];
 };
 
 static void alltoall_side_free(struct alltoall_side *side)
 {
-    free(side->counts);
-    free(side->displs);
-    free((void *)side->dts);
+    if (side->counts != side->counts_inline) {
+        free(side->counts);
+        free(side->displs);
+        free((void *)side->dts);
+    }
 }
 
 /*
@@ -38,9 +48,15 @@ static int alltoall_side(const char *func, const char *what, struct comm_communi
 {
     int size = comm->size, err = MPI_SUCCESS;
 
-    side->counts = malloc((size_t)size * sizeof(*side->counts));
-    side->displs = malloc((size_t)size * sizeof(*side->displs));
-    side->dts = malloc((size_t)size * sizeof(*side->dts));
+    if (size <= ALLTOALL_INLINE) {
+        side->counts = side->counts_inline;
+        side->displs = side->displs_inline;
+        side->dts = side->dts_inline;
+    } else {
+        side->counts = malloc((size_t)size * sizeof(*side->counts));
+        side->displs = malloc((size_t)size * sizeof(*side->displs));
+        side->dts = malloc((size_t)size * sizeof(*side->dts));
+    }
     if (side->counts == NULL || side->displs == NULL || side->dts == NULL) {
         return comm_api_error(comm, MPI_ERR_NO_MEM, "%s: out of memory", func);
     }
@@ -55,9 +71,14 @@ static int alltoall_side(const char *func, const char *what, struct comm_communi
             return comm_api_error(comm, MPI_ERR_COUNT, "%s: invalid %scount %d for rank %d", func,
                                   what, c, r);
         }
-        err = comm_api_check_datatype(func, comm, types != NULL ? types[r] : type, &side->dts[r]);
-        if (err != MPI_SUCCESS) {
-            break;
+        if (types == NULL && r > 0) {
+            side->dts[r] = side->dts[0]; /* one type for every peer: checked once */
+        } else {
+            err = comm_api_check_datatype(func, comm, types != NULL ? types[r] : type,
+                                          &side->dts[r]);
+            if (err != MPI_SUCCESS) {
+                break;
+            }
         }
         side->counts[r] = c;
         if (counts == NULL) {
