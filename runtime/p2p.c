@@ -9,7 +9,8 @@
  * SHARED (how much it wrote: 0 when it could not, and the receiver reads that part too).  The
  * receiver completes, and sends FIN, only once it has every byte and the sender has said that
  * it writes no more; the sender completes at FIN.  So both cores copy at once, and the
- * receiver of a large message waits for its sender to enter the library.
+ * receiver of a large message waits for its sender to enter the library.  Only when the
+ * sender has a core to spare (see p2p_share_out).
  *
  * Layer: runtime core.  Must not: check MPI arguments, or reach into a btl's internals.
  */
@@ -236,6 +237,7 @@ static int p2p_send_match(struct comm_request *req)
             return rc;
         }
         req->state = COMM_REQUEST_WAIT_FIN;
+        req->proc->rndv_out++;
         return COMM_OK;
     }
 }
@@ -432,8 +434,10 @@ static int p2p_read(struct comm_request *req, const struct p2p_arrival *a)
 
 /*
  * Shares out the read of an RTS into REQ (see the top of this file) when the btl splits
- * messages of this size and can write the peer's memory, and REQ's memory is contiguous.
- * Returns whether it did: REQ then completes when the sender's SHARED arrives.
+ * messages of this size and can write the peer's memory, and REQ's memory is contiguous; and
+ * when the sender has a core to spare: not when ranks outnumber cores, nor while the sender is
+ * reading a message of ours (an exchange: both cores copy already, and the handshake would only
+ * add to it).  Returns whether it did: REQ then completes when the sender's SHARED arrives.
  */
 static bool p2p_share_out(struct comm_request *req, const struct p2p_arrival *a)
 {
@@ -446,6 +450,7 @@ static bool p2p_share_out(struct comm_request *req, const struct p2p_arrival *a)
     struct iovec iov;
 
     if (split_min == 0 || req->want < split_min || split == 0 || !req->dt->contiguous ||
+        p2p_procs[a->peer].rndv_out > 0 || comm_progress_is_polite() ||
         ops->put(ep, NULL, 0, 0, 0) != COMM_OK) {
         return false;
     }
@@ -673,11 +678,13 @@ static void p2p_on_fragment(long peer, const void *data, size_t len)
         break;
     case P2P_FIN:
         req = p2p_request_of(c->sreq);
+        req->proc->rndv_out--;
         p2p_release_rndv(req);
         comm_request_complete(req, MPI_SUCCESS);
         break;
     case P2P_CTS:
         req = p2p_request_of(c->sreq);
+        req->proc->rndv_out--;
         req->peer_req = c->rreq;
         req->want = (size_t)c->len;
         req->done = 0;

@@ -48,6 +48,7 @@ struct comm_proc {
     struct comm_p2p_ctl_pending *ctl_tail;
     bool in_busy_list;
     struct comm_proc *busy_next; /* in the list of peers with something waiting */
+    int rndv_out; /* our rendezvous sends to this peer that it has not read yet */
 };
 
 /* Sets up the peer table and connects every peer (after the address fence).  LOCAL_PEERS
