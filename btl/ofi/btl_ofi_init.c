@@ -529,6 +529,12 @@ static void btl_ofi_close(struct comm_btl_module *module)
     struct btl_ofi_module *m = (struct btl_ofi_module *)module;
     struct timespec start, now;
 
+    if (m->packs_sent > 0) {
+        comm_log_info("btl_ofi",
+                      "%lu short fragments went in %lu packs while peers had no receive buffer "
+                      "left for them (COMM_OFI_CREDITS %ld)",
+                      m->packed_frags, m->packs_sent, m->credits_per_peer);
+    }
     /* Sends still in flight (credit messages, the last answers) get a moment to leave;
      * a peer that has already closed may never complete them. */
     clock_gettime(CLOCK_MONOTONIC, &start);

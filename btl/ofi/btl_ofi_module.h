@@ -15,6 +15,12 @@
  * piggybacked on its next fragment to that peer, or in a credit message once half the credits
  * are owed.  Fragments to one peer arrive in order (FI_ORDER_SAS is required).
  *
+ * Packing: a fragment of up to BTL_OFI_PACK_MAX bytes that finds no credit left does not wait:
+ * it goes into the peer's open pack, a send buffer of records (length, fragment) that leaves
+ * as one message, for one credit, as soon as a credit comes back (or the pack is full).  While
+ * a pack is open every fragment to that peer joins it or waits behind it, so order holds.  A
+ * stream of short messages then costs one provider send per pack instead of one per message.
+ *
  * Rendezvous: register_mem registers the sender's buffer (through a bounded cache), and the
  * receiver's get is fi_read of it.  get is synchronous: while it waits it polls the completion
  * queue, and fragments that arrive meanwhile are queued and delivered by the next progress
@@ -55,12 +61,20 @@ enum {
     BTL_OFI_READS_IN_FLIGHT = 8,
     BTL_OFI_SMALL_PIECE = 16384, /* local pieces smaller on average go through a bounce */
     BTL_OFI_BOUNCE = 1 << 20,
-    BTL_OFI_ADDR_MAX = 256, /* bytes of an endpoint name we accept */
+    BTL_OFI_ADDR_MAX = 256,   /* bytes of an endpoint name we accept */
+    BTL_OFI_PACK_MAX = 16384, /* fragments up to this size may be packed */
 };
 
 enum btl_ofi_kind {
     BTL_OFI_FRAG = 1, /* a fragment for the runtime */
     BTL_OFI_CREDIT,   /* only credits */
+    BTL_OFI_PACKED,   /* records of fragments for the runtime, one after another */
+};
+
+/* Before each fragment of a pack; records start at multiples of 8 bytes. */
+struct btl_ofi_record {
+    uint32_t len; /* bytes of the fragment after this header */
+    uint32_t pad;
 };
 
 /* At the start of every message. */
@@ -118,7 +132,12 @@ struct btl_ofi_endpoint {
     long owed;          /* credits we owe the peer (buffers delivered and re-posted) */
     bool credit_queued; /* on the module's list of peers owed a credit message */
     struct btl_ofi_endpoint *credit_next;
-    struct btl_ofi_tx *reserved;     /* the slot handed out by reserve */
+    struct btl_ofi_tx *reserved; /* the slot handed out by reserve */
+    bool reserved_packed;        /* ... which is the next record of the open pack */
+    struct btl_ofi_tx *packing;  /* the open pack, or NULL */
+    size_t packed;               /* bytes of the open pack so far, our header included */
+    bool in_packing_list;
+    struct btl_ofi_endpoint *packing_next;
     struct btl_ofi_tx *backlog_head; /* committed, not taken by the provider yet (EAGAIN) */
     struct btl_ofi_tx *backlog_tail;
     bool in_backlog_list;
@@ -169,6 +188,9 @@ struct btl_ofi_module {
     struct btl_ofi_endpoint **eps; /* by world rank; NULL for peers ofi does not serve */
     struct btl_ofi_endpoint *credit_list;
     struct btl_ofi_endpoint *backlog_list;
+    struct btl_ofi_endpoint *packing_list; /* peers with an open pack */
+    unsigned long packs_sent;              /* packs, and the fragments they carried */
+    unsigned long packed_frags;
 
     /* Remote memory access. */
     bool rma;          /* fi_read usable; else get says COMM_ERR_NOT_SUPPORTED */

@@ -163,13 +163,36 @@ static void ofi_repost(struct btl_ofi_module *m)
         struct btl_ofi_rx *rx = list;
         struct btl_ofi_endpoint *ep = ofi_sender(m, rx);
         bool was_fragment =
-            ((const struct btl_ofi_hdr *)(const void *)rx->buf)->kind == BTL_OFI_FRAG;
+            ((const struct btl_ofi_hdr *)(const void *)rx->buf)->kind != BTL_OFI_CREDIT;
 
         list = rx->next;
         if (comm_btl_ofi_post_rx(m, rx) == COMM_OK && ep != NULL && was_fragment) {
             comm_btl_ofi_owe_credit(m, ep);
         }
     }
+}
+
+/* Hands the runtime each fragment of a pack from SRC, in order; returns how many. */
+static int ofi_deliver_pack(struct btl_ofi_module *m, long src, const struct btl_ofi_rx *rx)
+{
+    size_t off = sizeof(struct btl_ofi_hdr);
+    int n = 0;
+
+    while (off + sizeof(struct btl_ofi_record) <= rx->len) {
+        const struct btl_ofi_record *rec = (const void *)(rx->buf + off);
+
+        if (rec->len > rx->len - off - sizeof(*rec)) {
+            comm_log_error("btl_ofi",
+                           "a pack of %zu bytes from rank %ld is malformed (a %u-byte "
+                           "record at byte %zu): the rest of it was dropped",
+                           rx->len, src, rec->len, off);
+            break;
+        }
+        m->recv(src, rec + 1, rec->len);
+        n++;
+        off += (sizeof(*rec) + rec->len + 7) & ~(size_t)7;
+    }
+    return n;
 }
 
 int comm_btl_ofi_progress(struct comm_btl_module *module)
@@ -195,8 +218,12 @@ int comm_btl_ofi_progress(struct comm_btl_module *module)
         if (m->deliver_head == NULL) {
             m->deliver_tail = NULL;
         }
-        m->recv((long)h->src, rx->buf + sizeof(*h), rx->len - sizeof(*h));
-        delivered++;
+        if (h->kind == BTL_OFI_PACKED) {
+            delivered += ofi_deliver_pack(m, (long)h->src, rx);
+        } else {
+            m->recv((long)h->src, rx->buf + sizeof(*h), rx->len - sizeof(*h));
+            delivered++;
+        }
         if (comm_btl_ofi_post_rx(m, rx) == COMM_OK) {
             comm_btl_ofi_owe_credit(m, ep);
         }

@@ -63,26 +63,105 @@ static void ofi_backlog_add(struct btl_ofi_module *m, struct btl_ofi_endpoint *e
     }
 }
 
+/* A free send buffer, after reaping completions if there is none; NULL when all are busy. */
+static struct btl_ofi_tx *ofi_take_tx(struct btl_ofi_module *m)
+{
+    struct btl_ofi_tx *tx;
+
+    if (m->tx_free == NULL && comm_btl_ofi_poll(m) <= 0) {
+        return NULL;
+    }
+    tx = m->tx_free;
+    if (tx != NULL) {
+        m->tx_free = tx->next;
+    }
+    return tx;
+}
+
+/* Sends TX (LEN bytes, our header included) to its peer as a message of KIND, spending a
+ * credit and giving back what we owe; behind the peer's backlog if it has one. */
+static void ofi_seal_and_post(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                              struct btl_ofi_tx *tx, uint8_t kind, size_t len)
+{
+    struct btl_ofi_hdr *h = (struct btl_ofi_hdr *)(void *)tx->buf;
+    long give = ep->owed < 65535 ? ep->owed : 65535;
+
+    h->src = (uint32_t)m->rank;
+    h->credits = (uint16_t)give;
+    h->kind = kind;
+    h->pad = 0;
+    ep->owed -= give;
+    ep->credits--;
+    tx->ep = ep;
+    tx->len = len;
+    if (ep->backlog_head != NULL || ofi_post_tx(m, tx) == COMM_AGAIN) {
+        ofi_backlog_add(m, ep, tx);
+    }
+}
+
+/* Sends EP's open pack (a credit must be left). */
+static void ofi_post_pack(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep)
+{
+    struct btl_ofi_tx *tx = ep->packing;
+
+    ep->packing = NULL;
+    m->packs_sent++;
+    ofi_seal_and_post(m, ep, tx, BTL_OFI_PACKED, ep->packed);
+}
+
+/* The room for one more fragment in EP's open pack. */
+static size_t ofi_pack_room(const struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep)
+{
+    size_t used = ep->packed + sizeof(struct btl_ofi_record);
+
+    return used < m->frag_size ? m->frag_size - used : 0;
+}
+
 int comm_btl_ofi_reserve(struct comm_btl_endpoint *base, size_t len, void **slot_out)
 {
     struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
     struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
     struct btl_ofi_tx *tx;
+    /* Short enough to be packed: a pack holds a fragment of at most the fragment size less a
+     * record's header. */
+    bool packable =
+        len <= BTL_OFI_PACK_MAX && len + sizeof(struct btl_ofi_record) <= m->base.max_fragment;
 
     if (len > m->base.max_fragment) {
         return COMM_ERR_BAD_PARAM;
     }
-    if (ep->credits <= 0) {
+    if (ep->packing != NULL) {
+        /* Join the open pack, or send it first (order). */
+        if (packable && ofi_pack_room(m, ep) >= len) {
+            ep->reserved_packed = true;
+            *slot_out = ep->packing->buf + ep->packed + sizeof(struct btl_ofi_record);
+            return COMM_OK;
+        }
+        if (ep->credits <= 0) {
+            return COMM_AGAIN;
+        }
+        ofi_post_pack(m, ep);
+    }
+    if (ep->credits <= 0 && !packable) {
         return COMM_AGAIN;
     }
-    if (m->tx_free == NULL && comm_btl_ofi_poll(m) <= 0) {
-        return COMM_AGAIN;
-    }
-    tx = m->tx_free;
+    tx = ofi_take_tx(m);
     if (tx == NULL) {
         return COMM_AGAIN;
     }
-    m->tx_free = tx->next;
+    if (ep->credits <= 0) {
+        /* No credit: open a pack that leaves with the first credit back. */
+        ep->packing = tx;
+        ep->packed = sizeof(struct btl_ofi_hdr);
+        if (!ep->in_packing_list) {
+            ep->in_packing_list = true;
+            ep->packing_next = m->packing_list;
+            m->packing_list = ep;
+        }
+        ep->reserved_packed = true;
+        *slot_out = tx->buf + ep->packed + sizeof(struct btl_ofi_record);
+        return COMM_OK;
+    }
     tx->ep = ep;
     ep->reserved = tx;
     *slot_out = tx->buf + sizeof(struct btl_ofi_hdr);
@@ -94,22 +173,24 @@ int comm_btl_ofi_commit(struct comm_btl_endpoint *base, void *slot, size_t len)
     struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
     struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
     struct btl_ofi_tx *tx = ep->reserved;
-    struct btl_ofi_hdr *h;
-    long give = ep->owed < 65535 ? ep->owed : 65535;
 
     (void)slot;
-    ep->reserved = NULL;
-    h = (struct btl_ofi_hdr *)(void *)tx->buf;
-    h->src = (uint32_t)m->rank;
-    h->credits = (uint16_t)give;
-    h->kind = BTL_OFI_FRAG;
-    h->pad = 0;
-    ep->owed -= give;
-    ep->credits--;
-    tx->len = len + sizeof(*h);
-    if (ep->backlog_head != NULL || ofi_post_tx(m, tx) == COMM_AGAIN) {
-        ofi_backlog_add(m, ep, tx);
+    if (ep->reserved_packed) {
+        struct btl_ofi_record *rec =
+            (struct btl_ofi_record *)(void *)(ep->packing->buf + ep->packed);
+
+        ep->reserved_packed = false;
+        rec->len = (uint32_t)len;
+        rec->pad = 0;
+        ep->packed += (sizeof(*rec) + len + 7) & ~(size_t)7;
+        m->packed_frags++;
+        if (ep->credits > 0) {
+            ofi_post_pack(m, ep);
+        }
+        return COMM_OK;
     }
+    ep->reserved = NULL;
+    ofi_seal_and_post(m, ep, tx, BTL_OFI_FRAG, len + sizeof(struct btl_ofi_hdr));
     return COMM_OK;
 }
 
@@ -196,6 +277,21 @@ void comm_btl_ofi_push(struct btl_ofi_module *m)
             link = &ep->backlog_next;
         }
     }
+    /* Packs whose peer gave credits back leave now. */
+    link = &m->packing_list;
+    while (*link != NULL) {
+        struct btl_ofi_endpoint *ep = *link;
+
+        if (ep->packing != NULL && !ep->reserved_packed && ep->credits > 0) {
+            ofi_post_pack(m, ep);
+        }
+        if (ep->packing == NULL) {
+            ep->in_packing_list = false;
+            *link = ep->packing_next;
+        } else {
+            link = &ep->packing_next;
+        }
+    }
     link = &m->credit_list;
     while (*link != NULL) {
         struct btl_ofi_endpoint *ep = *link;
@@ -217,5 +313,6 @@ int comm_btl_ofi_flush(struct comm_btl_module *module)
     if (comm_btl_ofi_poll(m) < 0) {
         return COMM_OK; /* logged; waiting longer would not help */
     }
-    return m->backlog_list == NULL && m->tx_posted == 0 ? COMM_OK : COMM_AGAIN;
+    return m->backlog_list == NULL && m->packing_list == NULL && m->tx_posted == 0 ? COMM_OK
+                                                                                   : COMM_AGAIN;
 }

@@ -41,7 +41,7 @@ const size_t comm_coll_alltoall_nalgorithms =
 enum {
     /* up to this many ranks, pairwise sends everything at once */
     ALLTOALL_ONE_WINDOW = COMM_COLL_ALLTOALL_PAIRWISE_WINDOW + 1,
-    ALLTOALL_SHORT = 512, /* above ALLTOALL_ONE_WINDOW ranks, Bruck up to this block */
+    ALLTOALL_SHORT = 512,       /* above ALLTOALL_ONE_WINDOW ranks, Bruck up to this block */
     ALLTOALL_SHM_BLOCK = 32768, /* within a host, the shared segment up to this block */
 };
 

@@ -66,7 +66,7 @@ int comm_coll_alltoall_shm(const void *sbuf, const int *scounts, const MPI_Aint 
 
     sblock = (size_t)fcounts[0] * fdts[0]->size;
     err = block * (size_t)p <= comm_coll_shm_slot_size(p) ? comm_coll_shm_get(comm, &shm)
-                                                           : MPI_SUCCESS;
+                                                          : MPI_SUCCESS;
     if (err != MPI_SUCCESS) {
         return err;
     }

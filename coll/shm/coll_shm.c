@@ -180,8 +180,8 @@ static int coll_shm_make(struct comm_communicator *comm, struct comm_coll_shm *s
     struct comm_datatype *int_type = comm_datatype_lookup(MPI_INT);
     struct comm_op *min = comm_op_lookup(MPI_MIN);
     char name[COMM_PMIX_NAME_MAX + 64];
-    size_t len =
-        coll_shm_lines_len(comm->size) + 2 * (size_t)comm->size * comm_coll_shm_slot_size(comm->size);
+    size_t len = coll_shm_lines_len(comm->size) +
+                 2 * (size_t)comm->size * comm_coll_shm_slot_size(comm->size);
     void *base = NULL;
     int ok, err;
 

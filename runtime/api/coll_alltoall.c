@@ -74,8 +74,8 @@ static int alltoall_side(const char *func, const char *what, struct comm_communi
         if (types == NULL && r > 0) {
             side->dts[r] = side->dts[0]; /* one type for every peer: checked once */
         } else {
-            err = comm_api_check_datatype(func, comm, types != NULL ? types[r] : type,
-                                          &side->dts[r]);
+            err =
+                comm_api_check_datatype(func, comm, types != NULL ? types[r] : type, &side->dts[r]);
             if (err != MPI_SUCCESS) {
                 break;
             }
