@@ -79,6 +79,10 @@ int main(int argc, char **argv)
     if (rank == 0) {
         receive_all(per_sender, 1);
     }
+    /* Rank 0 receives from any source: a sender's phase-2 messages must not reach it before it
+     * has every phase-1 message (a sender done with phase 1 may otherwise go on at once, and
+     * its phase-2 messages may rightly match a receive meant for another sender's phase 1). */
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 
     /* Phase 2: nonblocking sends, completed at once. */
     if (rank != 0) {
