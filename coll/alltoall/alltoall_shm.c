@@ -23,30 +23,6 @@
 #include "runtime/communicator.h"
 #include "runtime/datatype.h"
 
-#include <string.h>
-
-/* Packs COUNT elements of DT at BUF into OUT (LEN bytes). */
-static void alltoall_shm_pack(const void *buf, int count, struct comm_datatype *dt, void *out,
-                              size_t len)
-{
-    if (dt->contiguous) {
-        memcpy(out, (const char *)buf + dt->true_lb, len);
-    } else {
-        comm_datatype_pack(dt, buf, count, 0, out, len);
-    }
-}
-
-/* Unpacks LEN bytes at IN into COUNT elements of DT at BUF. */
-static void alltoall_shm_unpack(const void *in, size_t len, void *buf, int count,
-                                struct comm_datatype *dt)
-{
-    if (dt->contiguous) {
-        memcpy((char *)buf + dt->true_lb, in, len);
-    } else {
-        comm_datatype_unpack(dt, buf, count, 0, in, len);
-    }
-}
-
 int comm_coll_alltoall_shm(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
                            struct comm_datatype *const *sdts, void *rbuf, const int *rcounts,
                            const MPI_Aint *rdispls, struct comm_datatype *const *rdts,
@@ -80,15 +56,15 @@ int comm_coll_alltoall_shm(const void *sbuf, const int *scounts, const MPI_Aint 
     half = comm_coll_shm_claim_half(shm);
     step = shm->step;
     for (int r = 0; r < p; r++) {
-        alltoall_shm_pack((const char *)from + fdispls[r], fcounts[r], fdts[r],
-                          comm_coll_shm_slot(shm, half + (unsigned)me) + (size_t)r * block, take);
+        comm_datatype_pack(fdts[r], (const char *)from + fdispls[r], fcounts[r], 0,
+                           comm_coll_shm_slot(shm, half + (unsigned)me) + (size_t)r * block, take);
     }
     comm_coll_shm_post(shm, step + 1);
     comm_coll_shm_wait_all(shm, step + 1);
     for (int r = 0; r < p; r++) {
         const char *in = comm_coll_shm_slot(shm, half + (unsigned)r) + (size_t)me * block;
 
-        alltoall_shm_unpack(in, take, (char *)rbuf + rdispls[r], rcounts[r], rdts[r]);
+        comm_datatype_unpack(rdts[r], (char *)rbuf + rdispls[r], rcounts[r], 0, in, take);
     }
     comm_coll_shm_post(shm, step + 2);
     shm->step = step + 2;
