@@ -81,6 +81,12 @@ struct btl_ofi_record {
     uint32_t pad;
 };
 
+/* Bytes a record of a fragment of len bytes takes in a pack, header and padding included. */
+static inline size_t btl_ofi_record_span(size_t len)
+{
+    return (sizeof(struct btl_ofi_record) + len + 7) & ~(size_t)7;
+}
+
 /* At the start of every message. */
 struct btl_ofi_hdr {
     uint32_t src;     /* world rank of the sender */

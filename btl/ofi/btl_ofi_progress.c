@@ -190,7 +190,7 @@ static int ofi_deliver_pack(struct btl_ofi_module *m, long src, const struct btl
         }
         m->recv(src, rec + 1, rec->len);
         n++;
-        off += (sizeof(*rec) + rec->len + 7) & ~(size_t)7;
+        off += btl_ofi_record_span(rec->len);
     }
     return n;
 }

@@ -182,7 +182,7 @@ int comm_btl_ofi_commit(struct comm_btl_endpoint *base, void *slot, size_t len)
         ep->reserved_packed = false;
         rec->len = (uint32_t)len;
         rec->pad = 0;
-        ep->packed += (sizeof(*rec) + len + 7) & ~(size_t)7;
+        ep->packed += btl_ofi_record_span(len);
         m->packed_frags++;
         if (ep->credits > 0) {
             ofi_post_pack(m, ep);
