@@ -25,6 +25,12 @@ static void *coll_blocks_at(void *buf, MPI_Count first, const struct comm_dataty
     return (char *)buf + (MPI_Aint)first * dt->extent;
 }
 
+static const void *coll_blocks_at_const(const void *buf, MPI_Count first,
+                                        const struct comm_datatype *dt)
+{
+    return (const char *)buf + (MPI_Aint)first * dt->extent;
+}
+
 static int coll_blocks_reduce(struct comm_op *op, const void *in, void *inout, MPI_Count count,
                               struct comm_datatype *dt)
 {
@@ -122,34 +128,50 @@ int comm_coll_blocks_fold_out(void *buf, MPI_Count first, MPI_Count count, struc
     return comm_coll_recv(at, count, dt, rank + 1, tag, comm);
 }
 
-int comm_coll_blocks_halve(void *buf, const MPI_Count *group, struct comm_datatype *dt,
-                           struct comm_op *op, const struct comm_coll_blocks_fold *fold, int tag,
+int comm_coll_blocks_halve(const void *src, void *buf, const MPI_Count *group,
+                           struct comm_datatype *dt, struct comm_op *op,
+                           const struct comm_coll_blocks_fold *fold, int tag,
                            struct comm_communicator *comm)
 {
     int me = fold->newrank, lo = 0, hi = fold->pof2, half = fold->pof2 / 2, err = MPI_SUCCESS;
     MPI_Count most;
-    void *tmp, *tmp_block = NULL;
+    void *tmp = NULL, *tmp_block = NULL;
 
     if (me < 0 || fold->pof2 == 1) {
         return MPI_SUCCESS;
     }
-    /* What this rank keeps shrinks step by step: the first step's half is the most it receives. */
+    /* What this rank keeps shrinks step by step: the first step's half is the most it receives
+     * (from SRC's peer it receives into BUF itself, and two ranks need nothing more). */
     most = me < half ? group[half] - group[0] : group[fold->pof2] - group[half];
-    tmp = comm_coll_alloc_buffer(most, dt, &tmp_block);
-    if (tmp == NULL) {
-        return MPI_ERR_NO_MEM;
+    if (src == NULL || half > 1) {
+        tmp = comm_coll_alloc_buffer(most, dt, &tmp_block);
+        if (tmp == NULL) {
+            return MPI_ERR_NO_MEM;
+        }
     }
     for (int mask = half; mask > 0 && err == MPI_SUCCESS; mask >>= 1) {
         int peer = comm_coll_blocks_fold_rank(fold, me ^ mask), mid = lo + mask;
         int keep_lo = me & mask ? mid : lo, keep_hi = me & mask ? hi : mid;
         int send_lo = me & mask ? lo : mid, send_hi = me & mask ? mid : hi;
         MPI_Count keep = group[keep_hi] - group[keep_lo];
+        void *kept = coll_blocks_at(buf, group[keep_lo], dt);
 
-        err = comm_coll_sendrecv(coll_blocks_at(buf, group[send_lo], dt),
-                                 group[send_hi] - group[send_lo], dt, peer, tmp, keep, dt, peer,
-                                 tag, comm);
-        if (err == MPI_SUCCESS) {
-            err = coll_blocks_reduce(op, tmp, coll_blocks_at(buf, group[keep_lo], dt), keep, dt);
+        if (src != NULL && mask == half) {
+            /* The peer's half lands where the sum goes; ours is reduced into it (commutative). */
+            err = comm_coll_sendrecv(coll_blocks_at_const(src, group[send_lo], dt),
+                                     group[send_hi] - group[send_lo], dt, peer, kept, keep, dt,
+                                     peer, tag, comm);
+            if (err == MPI_SUCCESS) {
+                err = coll_blocks_reduce(op, coll_blocks_at_const(src, group[keep_lo], dt), kept,
+                                         keep, dt);
+            }
+        } else {
+            err = comm_coll_sendrecv(coll_blocks_at(buf, group[send_lo], dt),
+                                     group[send_hi] - group[send_lo], dt, peer, tmp, keep, dt, peer,
+                                     tag, comm);
+            if (err == MPI_SUCCESS) {
+                err = coll_blocks_reduce(op, tmp, kept, keep, dt);
+            }
         }
         lo = keep_lo;
         hi = keep_hi;
@@ -304,14 +326,14 @@ static int coll_blocks_ring(void *buf, const MPI_Count *displs, struct comm_data
     for (size_t j = 0; j < nfirst && err == MPI_SUCCESS; j++) {
         const struct coll_blocks_segment *sg = &segs[nrecv + j];
 
-        err = comm_coll_isend(&reqs[sent], coll_blocks_at(buf, sg->first, dt), sg->count, dt,
-                                right, tag, comm);
+        err = comm_coll_isend(&reqs[sent], coll_blocks_at(buf, sg->first, dt), sg->count, dt, right,
+                              tag, comm);
         started[sent++] = err == MPI_SUCCESS;
     }
     for (size_t i = 0; i < 2 && i < nrecv && err == MPI_SUCCESS; i++) {
         rreq = &reqs[nsend + i];
         err = comm_coll_irecv(rreq, op != NULL ? tmp[i] : coll_blocks_at(buf, segs[i].first, dt),
-                                segs[i].count, dt, left, tag, comm);
+                              segs[i].count, dt, left, tag, comm);
         started[nsend + i] = err == MPI_SUCCESS;
     }
     for (size_t i = 0; i < nrecv && err == MPI_SUCCESS; i++) {
@@ -327,13 +349,13 @@ static int coll_blocks_ring(void *buf, const MPI_Count *displs, struct comm_data
             const struct coll_blocks_segment *next = &segs[i + 2];
 
             err = comm_coll_irecv(rreq,
-                                    op != NULL ? tmp[i % 2] : coll_blocks_at(buf, next->first, dt),
-                                    next->count, dt, left, tag, comm);
+                                  op != NULL ? tmp[i % 2] : coll_blocks_at(buf, next->first, dt),
+                                  next->count, dt, left, tag, comm);
             started[nsend + i % 2] = err == MPI_SUCCESS;
         }
         if (err == MPI_SUCCESS && i < nrecv - nlast) {
             err = comm_coll_isend(&reqs[sent], coll_blocks_at(buf, sg->first, dt), sg->count, dt,
-                                    right, tag, comm);
+                                  right, tag, comm);
             started[sent++] = err == MPI_SUCCESS;
         }
     }

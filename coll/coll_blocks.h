@@ -75,9 +75,14 @@ int comm_coll_blocks_fold_out(void *buf, MPI_Count first, MPI_Count count, struc
  * into the half it kept.  On return new rank i holds, in GROUP block i of BUF, the reduction of
  * that block over every rank that took part.  Cost: log2 pof2 steps; each rank sends and
  * receives (pof2-1)/pof2 of the vector and reduces as much.
+ * SRC, when not NULL, is this rank's vector and BUF holds nothing yet (no rank was folded:
+ * pof2 is the communicator's size; OP is commutative): the first step sends from SRC, receives
+ * the peer's half straight into BUF and reduces SRC's half into it, so the vector is never
+ * copied into BUF whole.
  */
-int comm_coll_blocks_halve(void *buf, const MPI_Count *group, struct comm_datatype *dt,
-                           struct comm_op *op, const struct comm_coll_blocks_fold *fold, int tag,
+int comm_coll_blocks_halve(const void *src, void *buf, const MPI_Count *group,
+                           struct comm_datatype *dt, struct comm_op *op,
+                           const struct comm_coll_blocks_fold *fold, int tag,
                            struct comm_communicator *comm);
 
 /* Allgather by recursive doubling among the remaining ranks, the reverse of the halving: new

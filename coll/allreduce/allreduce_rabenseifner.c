@@ -38,12 +38,21 @@ int comm_coll_allreduce_rabenseifner(const void *sbuf, void *rbuf, MPI_Count cou
         return MPI_ERR_NO_MEM;
     }
     comm_coll_blocks_split(count, fold.pof2, group);
-    err = comm_coll_copy(sbuf, rbuf, count, dt);
-    if (err == MPI_SUCCESS) {
-        err = comm_coll_blocks_fold_in(rbuf, count, dt, op, &fold, COMM_COLL_TAG_ALLREDUCE, comm);
-    }
-    if (err == MPI_SUCCESS) {
-        err = comm_coll_blocks_halve(rbuf, group, dt, op, &fold, COMM_COLL_TAG_ALLREDUCE, comm);
+    if (fold.rem == 0 && fold.pof2 > 1 && sbuf != NULL && sbuf != rbuf) {
+        /* Nobody folds: the first halving step reads the send buffer, and fills half of the
+         * receive buffer without a copy of the whole vector. */
+        err = comm_coll_blocks_halve(sbuf, rbuf, group, dt, op, &fold, COMM_COLL_TAG_ALLREDUCE,
+                                     comm);
+    } else {
+        err = comm_coll_copy(sbuf, rbuf, count, dt);
+        if (err == MPI_SUCCESS) {
+            err = comm_coll_blocks_fold_in(rbuf, count, dt, op, &fold, COMM_COLL_TAG_ALLREDUCE,
+                                           comm);
+        }
+        if (err == MPI_SUCCESS) {
+            err = comm_coll_blocks_halve(NULL, rbuf, group, dt, op, &fold,
+                                         COMM_COLL_TAG_ALLREDUCE, comm);
+        }
     }
     if (err == MPI_SUCCESS) {
         err = comm_coll_blocks_double(rbuf, group, dt, &fold, COMM_COLL_TAG_ALLREDUCE, comm);

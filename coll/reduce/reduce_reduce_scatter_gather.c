@@ -57,7 +57,7 @@ int comm_coll_reduce_reduce_scatter_gather(const void *sbuf, void *rbuf, MPI_Cou
         err = comm_coll_blocks_fold_in(acc, count, dt, op, &fold, COMM_COLL_TAG_REDUCE, comm);
     }
     if (err == MPI_SUCCESS) {
-        err = comm_coll_blocks_halve(acc, group, dt, op, &fold, COMM_COLL_TAG_REDUCE, comm);
+        err = comm_coll_blocks_halve(NULL, acc, group, dt, op, &fold, COMM_COLL_TAG_REDUCE, comm);
     }
     if (err == MPI_SUCCESS) {
         err = comm_coll_blocks_gather(acc, group, dt, newroot, &fold, COMM_COLL_TAG_REDUCE, comm);

@@ -57,7 +57,7 @@ int comm_coll_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf, con
                                        COMM_COLL_TAG_REDUCE_SCATTER, comm);
     }
     if (err == MPI_SUCCESS) {
-        err = comm_coll_blocks_halve(acc, group, dt, op, &fold, COMM_COLL_TAG_REDUCE_SCATTER, comm);
+        err = comm_coll_blocks_halve(NULL, acc, group, dt, op, &fold, COMM_COLL_TAG_REDUCE_SCATTER, comm);
     }
     /* A folded pair's odd rank holds both blocks: the even rank's goes back to it. */
     if (err == MPI_SUCCESS && rank < 2 * fold.rem) {
