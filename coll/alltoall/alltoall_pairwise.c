@@ -16,6 +16,7 @@
 
 #include "coll/alltoall/alltoall.h"
 #include "runtime/communicator.h"
+#include "runtime/copy.h"
 #include "runtime/datatype.h"
 #include "runtime/request.h"
 
@@ -50,7 +51,15 @@ static int alltoall_copy_own(const void *sbuf, int scount, struct comm_datatype 
 
     if (sdt->contiguous && rdt->contiguous && len == (size_t)rcount * rdt->size) {
         if (len > 0) {
-            memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, len);
+            char *to = (char *)rbuf + rdt->true_lb;
+            const char *from = (const char *)sbuf + sdt->true_lb;
+
+            /* A large own block is not read again before the peers' blocks have gone by. */
+            if (len >= comm_copy_stream_min()) {
+                comm_copy_stream(to, from, len);
+            } else {
+                memcpy(to, from, len);
+            }
         }
         return MPI_SUCCESS;
     }

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "runtime/api/mpi.h"
+#include "runtime/copy.h"
 #include "runtime/datatype.h"
 #include "runtime/error.h"
 
@@ -710,6 +711,43 @@ static void check_contents_rebuild(MPI_Datatype type)
 }
 
 /* ---- predefined types ----------------------------------------------------------------------- */
+
+/* The streaming copy writes exactly the bytes memcpy would, for any length and any alignment of
+ * either side, and nothing beyond them. */
+START_TEST(stream_copy_writes_exactly_the_bytes_of_memcpy)
+{
+    enum { ROOM = 4096 + 256 };
+    unsigned char *src = malloc(ROOM), *dst = malloc(ROOM);
+    static const size_t lens[] = {0, 1, 31, 127, 128, 129, 160, 255, 256, 1000, 4096};
+
+    ck_assert_ptr_nonnull(src);
+    ck_assert_ptr_nonnull(dst);
+    for (size_t i = 0; i < ROOM; i++) {
+        src[i] = (unsigned char)(i * 7 + 3);
+    }
+    for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+        for (size_t soff = 0; soff < 40; soff += 13) {
+            for (size_t doff = 0; doff < 40; doff += 5) {
+                size_t len = lens[l];
+
+                memset(dst, 0xee, ROOM);
+                comm_copy_stream(dst + doff, src + soff, len);
+                ck_assert_msg(memcmp(dst + doff, src + soff, len) == 0,
+                              "length %zu, offsets %zu/%zu: wrong bytes", len, soff, doff);
+                for (size_t k = 0; k < doff; k++) {
+                    ck_assert_uint_eq(dst[k], 0xee);
+                }
+                for (size_t k = doff + len; k < ROOM; k++) {
+                    ck_assert_uint_eq(dst[k], 0xee);
+                }
+            }
+        }
+    }
+    ck_assert_uint_ge(comm_copy_stream_min(), (size_t)1 << 20);
+    free(src);
+    free(dst);
+}
+END_TEST
 
 START_TEST(predefined_types_have_c_sizes_names_and_one_element)
 {
@@ -1763,6 +1801,7 @@ int main(void)
     tcase_add_test(tc, pack_and_unpack_move_positions_and_refuse_overruns);
     tcase_add_test(tc, addresses_and_their_arithmetic);
     tcase_add_test(tc, absolute_addresses_pack_from_mpi_bottom);
+    tcase_add_test(tc, stream_copy_writes_exactly_the_bytes_of_memcpy);
     suite_add_tcase(s, tc);
     return comm_test_run(s);
 }
