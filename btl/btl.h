@@ -94,13 +94,13 @@ typedef int (*comm_btl_send_fn)(struct comm_btl_endpoint *ep, const void *hdr, s
 typedef int (*comm_btl_get_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
                                size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len);
 /*
- * Writes LEN bytes of the local iovec at the peer's address REMOTE, memory the peer offered
- * for it.  Returns COMM_OK when all was written, COMM_ERR_NOT_SUPPORTED when the btl cannot
- * write peer memory, or another negative status.  A put of 0 bytes moves nothing and tells
- * whether puts to this peer work.
+ * Writes LEN bytes of the local iovec at the peer's address REMOTE (with REMOTE_KEY, from the
+ * peer's register_mem of that memory), memory the peer offered for it.  Returns COMM_OK when
+ * all was written, COMM_ERR_NOT_SUPPORTED when the btl cannot write peer memory, or another
+ * negative status.  A put of 0 bytes moves nothing and tells whether puts to this peer work.
  */
 typedef int (*comm_btl_put_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
-                               size_t nlocal, uint64_t remote, size_t len);
+                               size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len);
 /*
  * Makes [ptr, ptr+len) readable by peers; the key travels with the address.  Returns COMM_OK,
  * or COMM_ERR_NOT_SUPPORTED when peers cannot read it (they ask for fragments instead).

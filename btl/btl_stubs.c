@@ -48,12 +48,13 @@ int comm_btl_stub_get(struct comm_btl_endpoint *ep, const struct iovec *local, s
 }
 
 int comm_btl_stub_put(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
-                      uint64_t remote, size_t len)
+                      uint64_t remote, uint64_t remote_key, size_t len)
 {
     (void)ep;
     (void)local;
     (void)nlocal;
     (void)remote;
+    (void)remote_key;
     (void)len;
     return COMM_ERR_NOT_SUPPORTED;
 }

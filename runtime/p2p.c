@@ -4,11 +4,12 @@
  * pipelined copy when the transport cannot read peer memory.  See p2p.h.
  *
  * A shared-out rendezvous: the receiver of an RTS of at least the btl's split_min bytes, into
- * contiguous memory, on a btl that can also write peer memory, sends SHARE (its buffer and the
- * split point) and reads the first part while the sender writes the rest with put and answers
- * SHARED (how much it wrote: 0 when it could not, and the receiver reads that part too).  The
- * receiver completes, and sends FIN, only once it has every byte and the sender has said that
- * it writes no more; the sender completes at FIN.  So both cores copy at once, and the
+ * contiguous memory, on a btl that can also write peer memory, registers the second part,
+ * sends SHARE (its buffer, the split point and that registration's key) and reads the first
+ * part while the sender writes the rest with put and answers SHARED (how much it wrote: 0 when
+ * it could not, and the receiver reads that part too).  The receiver then deregisters,
+ * completes and sends FIN, once it has every byte and the sender has said that it writes no
+ * more; the sender completes at FIN.  So both cores copy at once, and the
  * receiver of a large message waits for its sender to enter the library.  Only when the
  * sender has a core to spare (see p2p_share_out).
  *
@@ -71,6 +72,7 @@ struct p2p_ctl_hdr {
     uint64_t len;    /* CTS: bytes wanted; DATA: bytes in this fragment; SHARE: bytes of the
                       * sender's part; SHARED: bytes it wrote */
     uint64_t addr;   /* SHARE: the receiver's buffer */
+    uint64_t key;    /* SHARE: the receiver's registration of the sender's part */
 };
 
 struct comm_p2p_ctl_pending {
@@ -451,7 +453,9 @@ static bool p2p_share_out(struct comm_request *req, const struct p2p_arrival *a)
 
     if (split_min == 0 || req->want < split_min || split == 0 || !req->dt->contiguous ||
         p2p_procs[a->peer].rndv_out > 0 || comm_progress_is_polite() ||
-        ops->put(ep, NULL, 0, 0, 0) != COMM_OK) {
+        ops->put(ep, NULL, 0, 0, 0, 0) != COMM_OK ||
+        ops->register_mem(ep->module, p2p_contig_base(req) + split, req->want - split,
+                          &req->split_own_key) != COMM_OK) {
         return false;
     }
     req->state = COMM_REQUEST_SHARED;
@@ -465,6 +469,7 @@ static bool p2p_share_out(struct comm_request *req, const struct p2p_arrival *a)
     h.offset = split;
     h.len = req->want - split;
     h.addr = (uint64_t)(uintptr_t)p2p_contig_base(req);
+    h.key = req->split_own_key;
     p2p_send_ctl(&p2p_procs[a->peer], &h);
     iov.iov_base = p2p_contig_base(req);
     iov.iov_len = split;
@@ -483,7 +488,7 @@ static void p2p_on_share(long peer, const struct p2p_ctl_hdr *h)
     struct comm_btl_endpoint *ep = p2p_procs[peer].ep;
     char *src = req->bounce != NULL ? req->bounce : p2p_contig_base(req);
     struct iovec iov = {src + h->offset, (size_t)h->len};
-    int rc = ep->module->ops->put(ep, &iov, 1, h->addr + h->offset, (size_t)h->len);
+    int rc = ep->module->ops->put(ep, &iov, 1, h->addr + h->offset, h->key, (size_t)h->len);
 
     if (rc < 0 && !p2p_put_refused_told) {
         /* Once per process: a refusal is a setting or a permission, the same next time. */
@@ -501,10 +506,12 @@ static void p2p_on_share(long peer, const struct p2p_ctl_hdr *h)
 static void p2p_on_shared(const struct p2p_ctl_hdr *h)
 {
     struct comm_request *req = p2p_request_of(h->rreq);
+    struct comm_btl_endpoint *ep = p2p_procs[req->split_peer].ep;
     int rc = req->split_rc;
 
+    /* The sender is done with this side's memory, whatever it wrote. */
+    ep->module->ops->deregister_mem(ep->module, req->split_own_key);
     if (rc == COMM_OK && h->len < req->want - req->split) {
-        struct comm_btl_endpoint *ep = p2p_procs[req->split_peer].ep;
         struct iovec iov = {p2p_contig_base(req) + req->split, req->want - req->split};
 
         rc = ep->module->ops->get(ep, &iov, 1, req->split_addr + req->split, req->split_key,

@@ -85,6 +85,7 @@ struct comm_request {
     size_t split;               /* where the sender's part starts */
     uint64_t split_addr;        /* the sender's registration, to read its part if it cannot */
     uint64_t split_key;         /*   write it */
+    uint64_t split_own_key;     /* this side's registration of [split, want), for the put */
     int split_rc;               /* how reading this side's part went (a comm status) */
     struct comm_posted posted;  /* recv: its place in the posted queue */
     struct comm_request *queue_next; /* send: in its peer's send queue */

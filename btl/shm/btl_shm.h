@@ -110,7 +110,7 @@ int comm_btl_shm_send(struct comm_btl_endpoint *ep, const void *hdr, size_t hdr_
 int comm_btl_shm_get(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
                      uint64_t remote, uint64_t remote_key, size_t len);
 int comm_btl_shm_put(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
-                     uint64_t remote, size_t len);
+                     uint64_t remote, uint64_t remote_key, size_t len);
 bool comm_btl_shm_probe_cma(struct btl_shm_endpoint *ep);
 int comm_btl_shm_progress(struct comm_btl_module *module);
 

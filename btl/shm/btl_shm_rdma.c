@@ -115,10 +115,11 @@ int comm_btl_shm_get(struct comm_btl_endpoint *base, const struct iovec *local, 
 }
 
 int comm_btl_shm_put(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
-                     uint64_t remote, size_t len)
+                     uint64_t remote, uint64_t remote_key, size_t len)
 {
     struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
 
+    (void)remote_key; /* CMA writes any memory of the peer */
     if (len == 0) {
         return ep->cma ? COMM_OK : COMM_ERR_NOT_SUPPORTED;
     }

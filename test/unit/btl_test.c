@@ -237,9 +237,9 @@ START_TEST(shm_writes_peer_memory_with_cma)
     }
     memset(dst, 'z', sizeof(dst));
     shm_pair(&m0, &m1, &to1, &to0);
-    ck_assert_int_eq(to0->module->ops->put(to0, NULL, 0, 0, 0), COMM_OK);
+    ck_assert_int_eq(to0->module->ops->put(to0, NULL, 0, 0, 0, 0), COMM_OK);
     /* Both pieces, at an offset, and not a byte beyond them. */
-    ck_assert_int_eq(to0->module->ops->put(to0, iov, 2, (uint64_t)(uintptr_t)(dst + 8),
+    ck_assert_int_eq(to0->module->ops->put(to0, iov, 2, (uint64_t)(uintptr_t)(dst + 8), 0,
                                            sizeof(src1) + sizeof(src2)),
                      COMM_OK);
     ck_assert(memcmp(dst + 8, src1, sizeof(src1)) == 0);
@@ -282,8 +282,8 @@ START_TEST(shm_without_cma_refuses_get)
     shm_pair(&m0, &m1, &to1, &to0);
     ck_assert_int_eq(to0->module->ops->get(to0, &iov, 1, (uint64_t)(uintptr_t)src, 0, 8),
                      COMM_ERR_NOT_SUPPORTED);
-    ck_assert_int_eq(to0->module->ops->put(to0, NULL, 0, 0, 0), COMM_ERR_NOT_SUPPORTED);
-    ck_assert_int_eq(to0->module->ops->put(to0, &iov, 1, (uint64_t)(uintptr_t)src, 8),
+    ck_assert_int_eq(to0->module->ops->put(to0, NULL, 0, 0, 0, 0), COMM_ERR_NOT_SUPPORTED);
+    ck_assert_int_eq(to0->module->ops->put(to0, &iov, 1, (uint64_t)(uintptr_t)src, 0, 8),
                      COMM_ERR_NOT_SUPPORTED);
     m0->ops->close(m0);
     m1->ops->close(m1);
