@@ -9,9 +9,9 @@
  * part while the sender writes the rest with put and answers SHARED (how much it wrote: 0 when
  * it could not, and the receiver reads that part too).  The receiver then deregisters,
  * completes and sends FIN, once it has every byte and the sender has said that it writes no
- * more; the sender completes at FIN.  So both cores copy at once, and the
- * receiver of a large message waits for its sender to enter the library.  Only when the
- * sender has a core to spare (see p2p_share_out).
+ * more; the sender completes at FIN.  So both cores copy at once, and the receiver of a large
+ * message waits for its sender to enter the library.  Only when the sender has a core to spare
+ * (see p2p_share_out).
  *
  * Layer: runtime core.  Must not: check MPI arguments, or reach into a btl's internals.
  */
