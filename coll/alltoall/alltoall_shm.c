@@ -11,6 +11,10 @@
  * way, and no rendezvous for blocks above the eager size (4 ranks, 8 KiB: 7-9 against 17-19
  * us; 8 ranks, 32 KiB: 47 against 194-204 us).  Cost: per rank p blocks copied in and p copied
  * out.
+ * When a rank's p blocks fit its mailbox (COMM_COLL_SHM_MAIL_BYTES), they go there instead: the
+ * step shares their line, so a peer takes one handoff, and no second step releases a slot
+ * (2 ranks, 8 to 128 B: 0.17-0.18 against 0.22-0.23 us through the slots, best of 7 runs;
+ * Open MPI 0.21-0.22).
  * Restrictions: every member on this host, the plain form (every block the same size), and p
  * blocks that fit a slot; otherwise (and when the segment cannot be made) it is the pairwise
  * exchange.  With MPI_IN_PLACE the blocks are packed from the receive buffer before anything
@@ -41,18 +45,36 @@ int comm_coll_alltoall_shm(const void *sbuf, const int *scounts, const MPI_Aint 
     uint64_t step;
 
     sblock = (size_t)fcounts[0] * fdts[0]->size;
+    /* A send block of another size than the receive blocks (an erroneous call) moves what
+     * fits, and says so, without leaving the others waiting. */
+    take = sblock < block ? sblock : block;
     err = block * (size_t)p <= comm_coll_shm_slot_size(p) ? comm_coll_shm_get(comm, &shm)
                                                           : MPI_SUCCESS;
     if (err != MPI_SUCCESS) {
         return err;
     }
+    /* A few bytes in all (8-byte blocks up to 63 ranks): through the mailboxes, one wait
+     * per peer. */
+    if (shm != NULL && block * (size_t)p <= COMM_COLL_SHM_MAIL_BYTES) {
+        unsigned char *out = comm_coll_shm_mail_begin(shm);
+
+        for (int r = 0; r < p; r++) {
+            comm_datatype_pack(fdts[r], (const char *)from + fdispls[r], fcounts[r], 0,
+                               out + (size_t)r * block, take);
+        }
+        comm_coll_shm_mail_post(shm);
+        for (int i = 0; i < p; i++) {
+            int r = (me + i) % p;
+
+            comm_datatype_unpack(rdts[r], (char *)rbuf + rdispls[r], rcounts[r], 0,
+                                 comm_coll_shm_mail_read(shm, r) + (size_t)me * block, take);
+        }
+        return sblock == block ? MPI_SUCCESS : MPI_ERR_TRUNCATE;
+    }
     if (shm == NULL || !comm_coll_shm_slots_ready(shm)) {
         return comm_coll_alltoall_pairwise(sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls,
                                            rdts, comm);
     }
-    /* A send block of another size than the receive blocks (an erroneous call) moves what
-     * fits, and says so, without leaving the others waiting. */
-    take = sblock < block ? sblock : block;
     half = comm_coll_shm_claim_half(shm);
     step = shm->step;
     for (int r = 0; r < p; r++) {

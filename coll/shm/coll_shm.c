@@ -71,7 +71,8 @@ static void coll_shm_free(struct comm_communicator *comm)
 
 static size_t coll_shm_lines_len(int size)
 {
-    size_t len = (size_t)size * sizeof(struct comm_coll_shm_line);
+    size_t len = (size_t)size * sizeof(struct comm_coll_shm_line) +
+                 2 * (size_t)size * sizeof(struct comm_coll_shm_mail);
 
     return (len + COLL_SHM_PAGE - 1) & ~(size_t)(COLL_SHM_PAGE - 1);
 }
@@ -215,6 +216,7 @@ static int coll_shm_make(struct comm_communicator *comm, struct comm_coll_shm *s
     shm->base = base;
     shm->len = len;
     shm->lines = base;
+    shm->mail = (struct comm_coll_shm_mail *)(shm->lines + comm->size);
     shm->slots = (char *)base + coll_shm_lines_len(comm->size);
     shm->slot_size = comm_coll_shm_slot_size(comm->size);
     shm->usable = true;
@@ -330,15 +332,15 @@ static inline void coll_shm_relax(void)
 #endif
 }
 
-/* Waits until LINE shows STEP or a later one. */
-static void coll_shm_wait_line(const struct comm_coll_shm_line *line, uint64_t step, unsigned *idle)
+/* Waits until the counter STEP_AT shows STEP or a later one. */
+static void coll_shm_wait_step(const _Atomic uint64_t *step_at, uint64_t step, unsigned *idle)
 {
     bool quick = !comm_progress_is_polite();
 
-    while (atomic_load_explicit(&line->step, memory_order_acquire) < step) {
+    while (atomic_load_explicit(step_at, memory_order_acquire) < step) {
         for (int i = 0; quick && i < COLL_SHM_QUICK_LOOKS; i++) {
             coll_shm_relax();
-            if (atomic_load_explicit(&line->step, memory_order_acquire) >= step) {
+            if (atomic_load_explicit(step_at, memory_order_acquire) >= step) {
                 return;
             }
         }
@@ -350,7 +352,7 @@ void comm_coll_shm_wait(const struct comm_coll_shm *shm, int rank, uint64_t step
 {
     unsigned idle = 0;
 
-    coll_shm_wait_line(&shm->lines[rank], step, &idle);
+    coll_shm_wait_step(&shm->lines[rank].step, step, &idle);
 }
 
 void comm_coll_shm_wait_all(const struct comm_coll_shm *shm, uint64_t step)
@@ -358,8 +360,35 @@ void comm_coll_shm_wait_all(const struct comm_coll_shm *shm, uint64_t step)
     unsigned idle = 0;
 
     for (int r = 0; r < shm->size; r++) {
-        coll_shm_wait_line(&shm->lines[r], step, &idle);
+        coll_shm_wait_step(&shm->lines[r].step, step, &idle);
     }
+}
+
+static struct comm_coll_shm_mail *coll_shm_mailbox(const struct comm_coll_shm *shm, int rank,
+                                                   uint64_t step)
+{
+    return &shm->mail[(size_t)(step & 1) * (size_t)shm->size + (size_t)rank];
+}
+
+unsigned char *comm_coll_shm_mail_begin(struct comm_coll_shm *shm)
+{
+    return coll_shm_mailbox(shm, shm->rank, shm->mail_step + 1)->data;
+}
+
+void comm_coll_shm_mail_post(struct comm_coll_shm *shm)
+{
+    shm->mail_step++;
+    atomic_store_explicit(&coll_shm_mailbox(shm, shm->rank, shm->mail_step)->step, shm->mail_step,
+                          memory_order_release);
+}
+
+const unsigned char *comm_coll_shm_mail_read(const struct comm_coll_shm *shm, int rank)
+{
+    struct comm_coll_shm_mail *box = coll_shm_mailbox(shm, rank, shm->mail_step);
+    unsigned idle = 0;
+
+    coll_shm_wait_step(&box->step, shm->mail_step, &idle);
+    return box->data;
 }
 
 void comm_coll_shm_copy(const void *src, void *dst, MPI_Count count, const struct comm_datatype *dt)

@@ -4,7 +4,8 @@
  * type, with and without MPI_IN_PLACE; Alltoallv with per-pair counts (some empty) in reverse
  * peer order with gaps that must stay untouched; Alltoallw mixing ints and the vector type per
  * peer with byte displacements; Alltoall sending one contiguous type of 37 ints per peer and
- * receiving 37 MPI_INT.
+ * receiving 37 MPI_INT; and many short exchanges back to back, each with its own data, with
+ * one rank or another late now and then, so that no exchange can see another's data.
  *
  * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
  * guarantees.  Any number of ranks >= 1.  Prints "coll_alltoall R: ok" per rank, or
@@ -213,6 +214,47 @@ static void test_mixed_types(void)
     free(rbuf);
 }
 
+/* ROUNDS exchanges of COUNT ints per peer, back to back; the value names the round, the sender
+ * and the receiver.  Every 16th round one rank (a different one each time) arrives late. */
+static void test_rounds(int count, int in_place)
+{
+    enum { ROUNDS = 400 };
+    const char *what = in_place ? "back-to-back alltoall in place" : "back-to-back alltoall";
+    int *sbuf = malloc(sizeof(int) * (size_t)count * (size_t)size);
+    int *rbuf = malloc(sizeof(int) * (size_t)count * (size_t)size);
+
+    CHECK(sbuf != NULL && rbuf != NULL);
+    for (int round = 0; round < ROUNDS; round++) {
+        int *out = in_place ? rbuf : sbuf;
+
+        for (int p = 0; p < size; p++) {
+            for (int i = 0; i < count; i++) {
+                out[p * count + i] = (round * size + rank) * size * count + p * count + i;
+            }
+        }
+        if (round % 16 == 0 && rank == (round / 16) % size) {
+            double until = MPI_Wtime() + 200e-6;
+
+            while (MPI_Wtime() < until) {
+            }
+        }
+        CHECK_MPI(MPI_Alltoall(in_place ? MPI_IN_PLACE : sbuf, count, MPI_INT, rbuf, count, MPI_INT,
+                               MPI_COMM_WORLD));
+        for (int q = 0; q < size; q++) {
+            for (int i = 0; i < count; i++) {
+                int want = (round * size + q) * size * count + rank * count + i;
+
+                if (rbuf[q * count + i] != want) {
+                    fail(__LINE__, "%s: round %d, element %d from rank %d is %d, expected %d", what,
+                         round, i, q, rbuf[q * count + i], want);
+                }
+            }
+        }
+    }
+    free(sbuf);
+    free(rbuf);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -237,6 +279,10 @@ int main(int argc, char **argv)
         test_alltoallw(c, 1);
     }
     test_mixed_types();
+    for (int in_place = 0; in_place < 2; in_place++) {
+        test_rounds(1, in_place);
+        test_rounds(8, in_place);
+    }
 
     types_free();
     printf("%s %d: ok\n", prog, rank);
