@@ -98,4 +98,31 @@ bool comm_btl_ofi_devices_allow(const struct comm_btl_ofi_devices *set, const ch
 /* The set as text for messages: "lo", "every non-loopback device but eth0". */
 void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char *out, size_t len);
 
+/*
+ * How large and how many the receive buffers a rank posts for its network peers are.  Any
+ * buffer may take any peer's fragment, so every rank sizes them alike, from the job's size.
+ * Each peer gets CREDITS + SPARES buffers of FRAG bytes.  When PEERS times that exceeds BUDGET,
+ * what the user did not set shrinks, in this order: fragments down to 16 KiB, credits down to
+ * 4, fragments down to 4 KiB, credits down to 2; never below what the user set or the
+ * defaults.  The eager limit follows the fragment (less ROOM, the headers' bytes) unless it
+ * was set; a fragment never shrinks below a set limit and its ROOM.
+ */
+struct comm_btl_ofi_sizing {
+    long frag, eager, credits;             /* in: configured; out: to use */
+    bool frag_set, eager_set, credits_set; /* which of them the user set */
+    long spares;                           /* buffers per peer beside the credits */
+    long room;                             /* bytes of a fragment that are not payload */
+    size_t memory;                         /* out: bytes of receive buffers for PEERS peers */
+    bool over;                             /* out: MEMORY exceeds the budget all the same */
+};
+
+enum {
+    COMM_BTL_OFI_FRAG_MID = 16384, /* fragments shrink this far before credits do */
+    COMM_BTL_OFI_CREDITS_MID = 4,
+    COMM_BTL_OFI_FRAG_MIN = 4096,
+    COMM_BTL_OFI_CREDITS_MIN = 2,
+};
+
+void comm_btl_ofi_size_receives(struct comm_btl_ofi_sizing *s, long peers, size_t budget);
+
 #endif

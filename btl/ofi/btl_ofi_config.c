@@ -58,6 +58,15 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                       .audience = COMM_AUDIENCE_TUNER,
                                       .min = 2,
                                       .max = 4096},
+    [COMM_BTL_OFI_SETTING_RECV_MEMORY] = {.name = "COMM_OFI_RECV_MEMORY",
+                                          .type = COMM_SETTING_INT,
+                                          .default_value = "33554432",
+                                          .help = "bytes of network receive buffers a rank "
+                                                  "keeps for all its peers: in large jobs "
+                                                  "fragments, then credits, shrink to fit",
+                                          .audience = COMM_AUDIENCE_TUNER,
+                                          .min = 65536,
+                                          .max = 1L << 40},
     [COMM_BTL_OFI_SETTING_MR_CACHE] = {.name = "COMM_OFI_MR_CACHE",
                                        .type = COMM_SETTING_INT,
                                        .default_value = "64",
@@ -239,4 +248,60 @@ void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char 
         used = strlen(out);
         snprintf(out + used, len - used, "%s%s", i ? "," : " but ", set->skip.names[i]);
     }
+}
+
+/* Fragments are multiples of this many bytes when they are sized to fit. */
+enum { OFI_FRAG_ALIGN = 64 };
+
+/* The largest fragment within [FLOOR, the current one] whose buffers fit BUDGET. */
+static long ofi_fit_frag(const struct comm_btl_ofi_sizing *s, long peers, size_t budget, long floor)
+{
+    size_t per = budget / (size_t)peers / (size_t)(s->credits + s->spares);
+    long frag = per > (size_t)s->frag ? s->frag : (long)(per & ~(size_t)(OFI_FRAG_ALIGN - 1));
+
+    if (s->eager_set && floor < s->eager + s->room) {
+        floor = s->eager + s->room;
+    }
+    if (frag < floor) {
+        frag = floor;
+    }
+    return frag < s->frag ? frag : s->frag;
+}
+
+/* The most credits within [FLOOR, the current number] whose buffers fit BUDGET. */
+static long ofi_fit_credits(const struct comm_btl_ofi_sizing *s, long peers, size_t budget,
+                            long floor)
+{
+    size_t buffers = budget / (size_t)peers / (size_t)s->frag;
+    long credits = buffers > (size_t)(s->credits + s->spares) ? s->credits
+                   : buffers > (size_t)s->spares              ? (long)buffers - s->spares
+                                                              : 0;
+
+    if (credits < floor) {
+        credits = floor;
+    }
+    return credits < s->credits ? credits : s->credits;
+}
+
+void comm_btl_ofi_size_receives(struct comm_btl_ofi_sizing *s, long peers, size_t budget)
+{
+    if (peers > 0) {
+        if (!s->frag_set) {
+            s->frag = ofi_fit_frag(s, peers, budget, COMM_BTL_OFI_FRAG_MID);
+        }
+        if (!s->credits_set) {
+            s->credits = ofi_fit_credits(s, peers, budget, COMM_BTL_OFI_CREDITS_MID);
+        }
+        if (!s->frag_set) {
+            s->frag = ofi_fit_frag(s, peers, budget, COMM_BTL_OFI_FRAG_MIN);
+        }
+        if (!s->credits_set) {
+            s->credits = ofi_fit_credits(s, peers, budget, COMM_BTL_OFI_CREDITS_MIN);
+        }
+    }
+    if (!s->eager_set && s->eager > s->frag - s->room) {
+        s->eager = s->frag - s->room;
+    }
+    s->memory = peers > 0 ? (size_t)peers * (size_t)(s->credits + s->spares) * (size_t)s->frag : 0;
+    s->over = s->memory > budget;
 }

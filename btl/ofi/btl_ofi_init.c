@@ -37,8 +37,12 @@ struct ofi_settings {
     long frag;
     long credits;
     long mr_cache;
+    long recv_memory;
     bool explicit_choice; /* the user named a backend or devices */
 };
+
+/* Bytes of a fragment that are not payload: our header and the runtime's, at most. */
+enum { BTL_OFI_ROOM = 128 + sizeof(struct btl_ofi_hdr) };
 
 static int ofi_read_settings(struct ofi_settings *s)
 {
@@ -50,7 +54,8 @@ static int ofi_read_settings(struct ofi_settings *s)
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_EAGER], &s->eager)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_FRAGMENT], &s->frag)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_CREDITS], &s->credits)) < 0 ||
-        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_MR_CACHE], &s->mr_cache)) < 0) {
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_MR_CACHE], &s->mr_cache)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RECV_MEMORY], &s->recv_memory)) < 0) {
         return rc;
     }
     if (s->allowlist[0] == '\0') {
@@ -59,15 +64,56 @@ static int ofi_read_settings(struct ofi_settings *s)
     s->explicit_choice =
         comm_config_is_set(&t[COMM_BTL_OFI_SETTING_BACKEND]) || s->allowlist != NULL;
     /* The runtime's header travels with the payload in one fragment, after ours. */
-    if ((size_t)s->eager + 128 + sizeof(struct btl_ofi_hdr) > (size_t)s->frag) {
+    if (s->eager + BTL_OFI_ROOM > s->frag) {
         comm_log_error("btl_ofi",
                        "COMM_OFI_EAGER_LIMIT %ld does not fit a fragment of "
                        "COMM_OFI_FRAGMENT_SIZE %ld: the limit must be at most the fragment "
                        "size less %zu",
-                       s->eager, s->frag, 128 + sizeof(struct btl_ofi_hdr));
+                       s->eager, s->frag, (size_t)BTL_OFI_ROOM);
         return COMM_ERR_BAD_PARAM;
     }
     return COMM_OK;
+}
+
+/* "12.5 MiB" */
+static void ofi_bytes_text(size_t bytes, char *out, size_t len)
+{
+    snprintf(out, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
+}
+
+/*
+ * Makes the receive buffers for every other rank of the job fit COMM_OFI_RECV_MEMORY, by
+ * shrinking what the user left unset (every rank alike: any buffer takes any peer's fragment).
+ * Rank 0 says so when even the smallest sizes do not fit.
+ */
+static void ofi_size_receives(struct ofi_settings *s, const struct comm_btl_self_info *self)
+{
+    const struct comm_setting *t = comm_btl_ofi_setting_list;
+    struct comm_btl_ofi_sizing z = {
+        .frag = s->frag,
+        .eager = s->eager,
+        .credits = s->credits,
+        .frag_set = comm_config_is_set(&t[COMM_BTL_OFI_SETTING_FRAGMENT]),
+        .eager_set = comm_config_is_set(&t[COMM_BTL_OFI_SETTING_EAGER]),
+        .credits_set = comm_config_is_set(&t[COMM_BTL_OFI_SETTING_CREDITS]),
+        .spares = BTL_OFI_SPARES,
+        .room = BTL_OFI_ROOM,
+    };
+    char need[32], budget[32];
+
+    comm_btl_ofi_size_receives(&z, self->size - 1, (size_t)s->recv_memory);
+    if (z.over && self->rank == 0) {
+        ofi_bytes_text(z.memory, need, sizeof(need));
+        ofi_bytes_text((size_t)s->recv_memory, budget, sizeof(budget));
+        comm_log_warn("btl_ofi",
+                      "receive buffers for %ld network peers (%ld credits and %ld spares of "
+                      "%ld bytes each) take up to %s per rank, more than COMM_OFI_RECV_MEMORY "
+                      "(%s)",
+                      (long)self->size - 1, z.credits, (long)BTL_OFI_SPARES, z.frag, need, budget);
+    }
+    s->frag = z.frag;
+    s->eager = z.eager;
+    s->credits = z.credits;
 }
 
 /*
@@ -285,6 +331,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         return rc;
     }
     comm_btl_ofi_restrict_env(&devices);
+    ofi_size_receives(&s, self);
     ofi_size_env(self->size, s.credits, s.frag);
     m = calloc(1, sizeof(*m));
     if (m == NULL) {
@@ -479,7 +526,16 @@ out_free:
 
 static void btl_ofi_wired(struct comm_btl_module *module)
 {
-    (void)module;
+    struct btl_ofi_module *m = (struct btl_ofi_module *)module;
+    size_t per_peer = (size_t)m->credits_per_peer + BTL_OFI_SPARES;
+    char total[32];
+
+    ofi_bytes_text(m->rx_nchunks * per_peer * m->frag_size, total, sizeof(total));
+    comm_log_info("btl_ofi",
+                  "receive buffers: %zu per peer (%ld credits) of %zu bytes for %zu peer%s, %s "
+                  "in all; messages up to %zu bytes travel in one fragment",
+                  per_peer, m->credits_per_peer, m->frag_size, m->rx_nchunks,
+                  m->rx_nchunks == 1 ? "" : "s", total, m->base.eager_limit);
 }
 
 static void ofi_close_fid(struct fid *fid, const char *what)

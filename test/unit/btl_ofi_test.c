@@ -1,7 +1,8 @@
 /*
  * btl_ofi_test.c - the pure parts of the libfabric transport: COMM_BACKEND names to provider
  * strings, device lists (COMM_DEVICE_ALLOWLIST, COMM_NET_INTERFACES) and which devices they
- * allow, and the registration cache (hits, least-recently-used eviction, entries in use kept).
+ * allow, the registration cache (hits, least-recently-used eviction, entries in use kept), and
+ * the sizing of the receive buffers to COMM_OFI_RECV_MEMORY.
  */
 #include "config.h"
 
@@ -333,6 +334,111 @@ START_TEST(cache_reports_a_refused_registration)
 }
 END_TEST
 
+/* The defaults of COMM_OFI_FRAGMENT_SIZE, COMM_OFI_EAGER_LIMIT and COMM_OFI_CREDITS, none set. */
+static struct comm_btl_ofi_sizing default_sizing(void)
+{
+    return (struct comm_btl_ofi_sizing){
+        .frag = 66560, .eager = 65536, .credits = 8, .spares = 4, .room = 136};
+}
+
+enum { MIB = 1024 * 1024 };
+
+/* Sizes the defaults for PEERS peers in 32 MiB and checks the outcome: the eager limit follows
+ * the fragment, and the memory is what the buffers take. */
+static void expect_default_sizing(long peers, long frag, long credits, bool over)
+{
+    struct comm_btl_ofi_sizing s = default_sizing();
+
+    comm_btl_ofi_size_receives(&s, peers, 32 * MIB);
+    ck_assert_int_eq(s.frag, frag);
+    ck_assert_int_eq(s.credits, credits);
+    ck_assert_int_eq(s.eager, frag == 66560 ? 65536 : frag - 136);
+    ck_assert_uint_eq(s.memory, (size_t)peers * (size_t)(credits + 4) * (size_t)frag);
+    ck_assert(s.over == over);
+}
+
+START_TEST(sizing_keeps_the_defaults_while_they_fit)
+{
+    /* 42 peers x 12 buffers x 66560 bytes = 32.0 MiB: just fits. */
+    expect_default_sizing(42, 66560, 8, false);
+    expect_default_sizing(2, 66560, 8, false);
+    /* A job of one rank has no network peer. */
+    expect_default_sizing(0, 66560, 8, false);
+}
+END_TEST
+
+START_TEST(sizing_shrinks_fragments_then_credits_then_fragments)
+{
+    /* 100 peers, 335544 bytes each: 12 buffers of 27962, down to a multiple of 64. */
+    expect_default_sizing(100, 27904, 8, false);
+    /* 300 peers, 111848 bytes each: fragments stop at 16 KiB, credits go down to 4, then the
+     * fragments to what 8 buffers allow. */
+    expect_default_sizing(300, 13952, 4, false);
+    expect_default_sizing(1000, 4160, 4, false);
+    /* 2000 peers: 4 KiB fragments and 2 credits are the least, and still too much. */
+    expect_default_sizing(2000, 4096, 2, true);
+}
+END_TEST
+
+START_TEST(sizing_never_changes_what_the_user_set)
+{
+    struct comm_btl_ofi_sizing s = default_sizing();
+
+    /* Credits set: only the fragments shrink. */
+    s.credits_set = true;
+    comm_btl_ofi_size_receives(&s, 1000, 32 * MIB);
+    ck_assert_int_eq(s.credits, 8);
+    ck_assert_int_eq(s.frag, 4096);
+    ck_assert(s.over);
+    /* A set eager limit keeps a fragment that holds it. */
+    s = default_sizing();
+    s.eager = 32768;
+    s.eager_set = true;
+    comm_btl_ofi_size_receives(&s, 1000, 32 * MIB);
+    ck_assert_int_eq(s.eager, 32768);
+    ck_assert_int_eq(s.frag, 32768 + 136);
+    ck_assert_int_eq(s.credits, 2);
+    ck_assert(s.over);
+    /* A set fragment, smaller than the floors, stays; so do its credits and limit. */
+    s = (struct comm_btl_ofi_sizing){.frag = 256,
+                                     .eager = 64,
+                                     .credits = 2,
+                                     .frag_set = true,
+                                     .eager_set = true,
+                                     .credits_set = true,
+                                     .spares = 4,
+                                     .room = 136};
+    comm_btl_ofi_size_receives(&s, 3, 65536);
+    ck_assert_int_eq(s.frag, 256);
+    ck_assert_int_eq(s.eager, 64);
+    ck_assert_int_eq(s.credits, 2);
+    ck_assert(!s.over);
+    /* Defaults never grow: a large budget leaves them as they are. */
+    s = default_sizing();
+    comm_btl_ofi_size_receives(&s, 3, (size_t)1 << 40);
+    ck_assert_int_eq(s.frag, 66560);
+    ck_assert_int_eq(s.credits, 8);
+}
+END_TEST
+
+START_TEST(sizing_setting_refuses_small_or_malformed_budgets)
+{
+    const struct comm_setting *set = NULL;
+    char msg[256];
+
+    for (size_t i = 0; i < comm_btl_ofi_settings.count; i++) {
+        if (strcmp(comm_btl_ofi_settings.settings[i].name, "COMM_OFI_RECV_MEMORY") == 0) {
+            set = &comm_btl_ofi_settings.settings[i];
+        }
+    }
+    ck_assert_ptr_nonnull(set);
+    ck_assert_int_eq(comm_config_check(set, "33554432", msg, sizeof(msg)), COMM_OK);
+    ck_assert_int_eq(comm_config_check(set, "4096", msg, sizeof(msg)), COMM_ERR_BAD_PARAM);
+    ck_assert_int_eq(comm_config_check(set, "32M", msg, sizeof(msg)), COMM_ERR_BAD_PARAM);
+    ck_assert_int_eq(comm_config_check(set, "-1", msg, sizeof(msg)), COMM_ERR_BAD_PARAM);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("btl_ofi");
@@ -354,6 +460,10 @@ int main(void)
     tcase_add_test(tc, cache_never_evicts_entries_in_use);
     tcase_add_test(tc, cache_replaces_idle_overlapping_entries);
     tcase_add_test(tc, cache_reports_a_refused_registration);
+    tcase_add_test(tc, sizing_keeps_the_defaults_while_they_fit);
+    tcase_add_test(tc, sizing_shrinks_fragments_then_credits_then_fragments);
+    tcase_add_test(tc, sizing_never_changes_what_the_user_set);
+    tcase_add_test(tc, sizing_setting_refuses_small_or_malformed_budgets);
     suite_add_tcase(s, tc);
     return comm_test_run(s);
 }
