@@ -587,7 +587,7 @@ static void btl_ofi_close(struct comm_btl_module *module)
 
     if (m->packs_sent > 0) {
         comm_log_info("btl_ofi",
-                      "%lu short fragments went in %lu packs while peers had no receive buffer "
+                      "%lu fragments went in %lu packs while peers had no receive buffer "
                       "left for them (COMM_OFI_CREDITS %ld)",
                       m->packed_frags, m->packs_sent, m->credits_per_peer);
     }

@@ -122,10 +122,8 @@ int comm_btl_ofi_reserve(struct comm_btl_endpoint *base, size_t len, void **slot
     struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
     struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
     struct btl_ofi_tx *tx;
-    /* Short enough to be packed: a pack holds a fragment of at most the fragment size less a
-     * record's header. */
-    bool packable =
-        len <= BTL_OFI_PACK_MAX && len + sizeof(struct btl_ofi_record) <= m->base.max_fragment;
+    /* A pack holds a fragment of at most the fragment size less a record's header. */
+    bool packable = len + sizeof(struct btl_ofi_record) <= m->base.max_fragment;
 
     if (len > m->base.max_fragment) {
         return COMM_ERR_BAD_PARAM;
