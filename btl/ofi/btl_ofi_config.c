@@ -257,7 +257,7 @@ enum { OFI_FRAG_ALIGN = 64 };
 static long ofi_fit_frag(const struct comm_btl_ofi_sizing *s, long peers, size_t budget, long floor)
 {
     size_t per = budget / (size_t)peers / (size_t)(s->credits + s->spares);
-    long frag = per > (size_t)s->frag ? s->frag : (long)(per & ~(size_t)(OFI_FRAG_ALIGN - 1));
+    long frag = (long)(per & ~(size_t)(OFI_FRAG_ALIGN - 1));
 
     if (s->eager_set && floor < s->eager + s->room) {
         floor = s->eager + s->room;
@@ -273,9 +273,7 @@ static long ofi_fit_credits(const struct comm_btl_ofi_sizing *s, long peers, siz
                             long floor)
 {
     size_t buffers = budget / (size_t)peers / (size_t)s->frag;
-    long credits = buffers > (size_t)(s->credits + s->spares) ? s->credits
-                   : buffers > (size_t)s->spares              ? (long)buffers - s->spares
-                                                              : 0;
+    long credits = buffers > (size_t)s->spares ? (long)(buffers - (size_t)s->spares) : 0;
 
     if (credits < floor) {
         credits = floor;

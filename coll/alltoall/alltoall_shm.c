@@ -27,6 +27,8 @@
 #include "runtime/communicator.h"
 #include "runtime/datatype.h"
 
+#include <stdbool.h>
+
 int comm_coll_alltoall_shm(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
                            struct comm_datatype *const *sdts, void *rbuf, const int *rcounts,
                            const MPI_Aint *rdispls, struct comm_datatype *const *rdts,
@@ -41,8 +43,10 @@ int comm_coll_alltoall_shm(const void *sbuf, const int *scounts, const MPI_Aint 
     const int *fcounts = sbuf == NULL ? rcounts : scounts;
     const MPI_Aint *fdispls = sbuf == NULL ? rdispls : sdispls;
     struct comm_datatype *const *fdts = sbuf == NULL ? rdts : sdts;
-    unsigned half;
-    uint64_t step;
+    unsigned half = 0;
+    uint64_t step = 0;
+    char *out;
+    bool mail;
 
     sblock = (size_t)fcounts[0] * fdts[0]->size;
     /* A send block of another size than the receive blocks (an erroneous call) moves what
@@ -53,43 +57,42 @@ int comm_coll_alltoall_shm(const void *sbuf, const int *scounts, const MPI_Aint 
     if (err != MPI_SUCCESS) {
         return err;
     }
-    /* A few bytes in all (8-byte blocks up to 63 ranks): through the mailboxes, one wait
-     * per peer. */
-    if (shm != NULL && block * (size_t)p <= COMM_COLL_SHM_MAIL_BYTES) {
-        unsigned char *out = comm_coll_shm_mail_begin(shm);
-
-        for (int r = 0; r < p; r++) {
-            comm_datatype_pack(fdts[r], (const char *)from + fdispls[r], fcounts[r], 0,
-                               out + (size_t)r * block, take);
-        }
-        comm_coll_shm_mail_post(shm);
-        for (int i = 0; i < p; i++) {
-            int r = (me + i) % p;
-
-            comm_datatype_unpack(rdts[r], (char *)rbuf + rdispls[r], rcounts[r], 0,
-                                 comm_coll_shm_mail_read(shm, r) + (size_t)me * block, take);
-        }
-        return sblock == block ? MPI_SUCCESS : MPI_ERR_TRUNCATE;
-    }
-    if (shm == NULL || !comm_coll_shm_slots_ready(shm)) {
+    /* A few bytes in all (8-byte blocks up to 63 ranks) go through the mailboxes: one wait per
+     * peer, and no step to release the slots. */
+    mail = shm != NULL && block * (size_t)p <= COMM_COLL_SHM_MAIL_BYTES;
+    if (!mail && (shm == NULL || !comm_coll_shm_slots_ready(shm))) {
         return comm_coll_alltoall_pairwise(sbuf, scounts, sdispls, sdts, rbuf, rcounts, rdispls,
                                            rdts, comm);
     }
-    half = comm_coll_shm_claim_half(shm);
-    step = shm->step;
+    if (mail) {
+        out = comm_coll_shm_mail_begin(shm);
+    } else {
+        half = comm_coll_shm_claim_half(shm);
+        step = shm->step;
+        out = comm_coll_shm_slot(shm, half + (unsigned)me);
+    }
     for (int r = 0; r < p; r++) {
         comm_datatype_pack(fdts[r], (const char *)from + fdispls[r], fcounts[r], 0,
-                           comm_coll_shm_slot(shm, half + (unsigned)me) + (size_t)r * block, take);
+                           out + (size_t)r * block, take);
     }
-    comm_coll_shm_post(shm, step + 1);
-    comm_coll_shm_wait_all(shm, step + 1);
-    for (int r = 0; r < p; r++) {
-        const char *in = comm_coll_shm_slot(shm, half + (unsigned)r) + (size_t)me * block;
+    if (mail) {
+        comm_coll_shm_mail_post(shm);
+    } else {
+        comm_coll_shm_post(shm, step + 1);
+        comm_coll_shm_wait_all(shm, step + 1);
+    }
+    for (int i = 0; i < p; i++) {
+        int r = (me + i) % p;
+        const char *in =
+            mail ? comm_coll_shm_mail_read(shm, r) : comm_coll_shm_slot(shm, half + (unsigned)r);
 
-        comm_datatype_unpack(rdts[r], (char *)rbuf + rdispls[r], rcounts[r], 0, in, take);
+        comm_datatype_unpack(rdts[r], (char *)rbuf + rdispls[r], rcounts[r], 0,
+                             in + (size_t)me * block, take);
     }
-    comm_coll_shm_post(shm, step + 2);
-    shm->step = step + 2;
-    comm_coll_shm_release_half(shm, half, step + 2);
+    if (!mail) {
+        comm_coll_shm_post(shm, step + 2);
+        shm->step = step + 2;
+        comm_coll_shm_release_half(shm, half, step + 2);
+    }
     return sblock == block ? MPI_SUCCESS : MPI_ERR_TRUNCATE;
 }

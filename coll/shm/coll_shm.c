@@ -370,7 +370,7 @@ static struct comm_coll_shm_mail *coll_shm_mailbox(const struct comm_coll_shm *s
     return &shm->mail[(size_t)(step & 1) * (size_t)shm->size + (size_t)rank];
 }
 
-unsigned char *comm_coll_shm_mail_begin(struct comm_coll_shm *shm)
+char *comm_coll_shm_mail_begin(struct comm_coll_shm *shm)
 {
     return coll_shm_mailbox(shm, shm->rank, shm->mail_step + 1)->data;
 }
@@ -382,7 +382,7 @@ void comm_coll_shm_mail_post(struct comm_coll_shm *shm)
                           memory_order_release);
 }
 
-const unsigned char *comm_coll_shm_mail_read(const struct comm_coll_shm *shm, int rank)
+const char *comm_coll_shm_mail_read(const struct comm_coll_shm *shm, int rank)
 {
     struct comm_coll_shm_mail *box = coll_shm_mailbox(shm, rank, shm->mail_step);
     unsigned idle = 0;

@@ -16,12 +16,12 @@
  * could, so a full /dev/shm sends the communicator back to messages instead of raising SIGBUS.
  *
  * Layout: one control line per rank (only its rank writes it), then two mailboxes per rank
- * (below), then 2 * size data slots of slot_size bytes.  Each rank's line holds a step counter that
- * only grows: every member goes through the same steps in the same order (collectives are called in
- * the same order everywhere), so a counter value names the same point of the same collective on
- * every rank, and "every rank has reached step S" is what the algorithms wait for.  The owner of a
- * line publishes a step with a release store after its writes to the slots; a reader loads it
- * with acquire before reading them.  No counter is ever reset.
+ * (below), then 2 * size data slots of slot_size bytes.  Each rank's line holds a step counter
+ * that only grows: every member goes through the same steps in the same order (collectives are
+ * called in the same order everywhere), so a counter value names the same point of the same
+ * collective on every rank, and "every rank has reached step S" is what the algorithms wait
+ * for.  The owner of a line publishes a step with a release store after its writes to the
+ * slots; a reader loads it with acquire before reading them.  No counter is ever reset.
  *
  * Slots are reused without a handshake of their own: before writing into a slot a rank waits
  * until every rank has reached the step after which nobody reads the slot's old contents
@@ -72,17 +72,17 @@ struct comm_coll_shm_line {
 /* Whether the data slots can be used: rank 0 reserves their memory at their first use. */
 enum { COMM_COLL_SHM_SLOTS_UNKNOWN, COMM_COLL_SHM_SLOTS_READY, COMM_COLL_SHM_SLOTS_REFUSED };
 
-/* One communicator's segment, as this process sees it.  Owned by the communicator
- * (coll_state); used under the progress lock. */
 /* A rank's mailbox: a step and up to COMM_COLL_SHM_MAIL_BYTES of data, the first 120 of them
  * in the step's line pair; a reader who saw the step asks for the other lines all at once. */
 enum { COMM_COLL_SHM_MAIL_BYTES = 512 - 8 };
 
 struct comm_coll_shm_mail {
     _Alignas(128) _Atomic uint64_t step;
-    unsigned char data[COMM_COLL_SHM_MAIL_BYTES];
+    char data[COMM_COLL_SHM_MAIL_BYTES];
 };
 
+/* One communicator's segment, as this process sees it.  Owned by the communicator
+ * (coll_state); used under the progress lock. */
 struct comm_coll_shm {
     bool usable;     /* false: the segment could not be made; use message-based algorithms */
     int slots_state; /* COMM_COLL_SHM_SLOTS_*, as this rank last saw it */
@@ -148,17 +148,17 @@ void comm_coll_shm_post(struct comm_coll_shm *shm, uint64_t step);
 void comm_coll_shm_wait(const struct comm_coll_shm *shm, int rank, uint64_t step);
 void comm_coll_shm_wait_all(const struct comm_coll_shm *shm, uint64_t step);
 
-/* Copies COUNT elements of DT laid out from SRC to the same layout at DST; touches nothing
- * of DST but the type's data bytes.  SRC and DST must not overlap. */
 /* A mail exchange: comm_coll_shm_mail_begin returns this rank's mailbox for the next exchange
  * (COMM_COLL_SHM_MAIL_BYTES to fill), comm_coll_shm_mail_post publishes it, and
  * comm_coll_shm_mail_read waits for RANK's of the same exchange and returns its data (this
  * rank's own too).  Every rank must read every other rank's mailbox before its next
  * exchange. */
-unsigned char *comm_coll_shm_mail_begin(struct comm_coll_shm *shm);
+char *comm_coll_shm_mail_begin(struct comm_coll_shm *shm);
 void comm_coll_shm_mail_post(struct comm_coll_shm *shm);
-const unsigned char *comm_coll_shm_mail_read(const struct comm_coll_shm *shm, int rank);
+const char *comm_coll_shm_mail_read(const struct comm_coll_shm *shm, int rank);
 
+/* Copies COUNT elements of DT laid out from SRC to the same layout at DST; touches nothing
+ * of DST but the type's data bytes.  SRC and DST must not overlap. */
 void comm_coll_shm_copy(const void *src, void *dst, MPI_Count count,
                         const struct comm_datatype *dt);
 
