@@ -69,6 +69,8 @@ static void coll_shm_free(struct comm_communicator *comm)
     free(shm);
 }
 
+_Static_assert(sizeof(struct comm_coll_shm_line) == 128, "a control line is one line pair");
+
 static size_t coll_shm_lines_len(int size)
 {
     size_t len = (size_t)size * sizeof(struct comm_coll_shm_line) +

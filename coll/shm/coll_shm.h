@@ -26,6 +26,8 @@
  * Slots are reused without a handshake of their own: before writing into a slot a rank waits
  * until every rank has reached the step after which nobody reads the slot's old contents
  * (comm_coll_shm's free_at, the same on every rank because every rank does the same steps).
+ * The data a root puts in its own control line (a broadcast of a few bytes, which then travel
+ * in the line that announces them) are reused the same way (line_free_at).
  *
  * Mailboxes: for a few bytes per rank the data travel in the line that says they are there, so
  * a reader takes one handoff per peer instead of two (the step's line, then the slot's).  Each
@@ -62,11 +64,16 @@ enum {
  * wants the result (one wait) rather than shared out (two waits per piece). */
 enum { COMM_COLL_SHM_FOLD_BYTES = 64 * 1024 };
 
+/* What a rank's control line carries besides its step: a broadcast of up to this many bytes
+ * from that rank as root (the rest of the 128-byte line pair). */
+enum { COMM_COLL_SHM_LINE_BYTES = 128 - 16 };
+
 /* One rank's control line: never shares a cache line (or the adjacent-line prefetch pair) with
  * another rank's. */
 struct comm_coll_shm_line {
     _Alignas(128) _Atomic uint64_t step;
     _Atomic uint32_t slots; /* rank 0's line only: COMM_COLL_SHM_SLOTS_* */
+    char data[COMM_COLL_SHM_LINE_BYTES];
 };
 
 /* Whether the data slots can be used: rank 0 reserves their memory at their first use. */
@@ -98,6 +105,7 @@ struct comm_coll_shm {
     unsigned nslots;                  /* 2 * size */
     uint64_t step;                    /* the last step this rank published */
     uint64_t *free_at;                /* per slot: the step every rank must reach first */
+    uint64_t line_free_at;            /* the same for the lines' data: the last step using any */
     unsigned next_ring;               /* broadcasts: the next slot of the ring */
     unsigned next_half;               /* reductions: the half of the slots to use next */
 };

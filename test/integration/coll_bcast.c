@@ -3,7 +3,8 @@
  * 1 MiB (1 MiB from the first, middle and last root), with int, double and a strided vector
  * type (receives must not touch its gaps), on MPI_COMM_WORLD, a split communicator with
  * reversed ranks and MPI_COMM_SELF; the root sending one contiguous type while the others
- * receive the same signature as ints; back-to-back broadcasts from changing roots; 16 MiB of
+ * receive the same signature as ints; back-to-back broadcasts from changing roots, and 400
+ * short ones from one root with a late rank now and then; 16 MiB of
  * ints (plus a few, so that no segmentation divides it evenly) from the first and last root,
  * and 4 MiB of the vector type (16 MiB span) from the middle root;
  * broadcasts interleaved on three communicators; 150 communicators made, used and freed, after
@@ -133,6 +134,34 @@ static void test_back_to_back(void)
     }
 }
 
+/* Short broadcasts back to back from one root, whom nothing holds back: every 16th round one
+ * rank (a different one each time) arrives late, and must still get that round's values, not
+ * a later round's. */
+static void test_one_root(int root)
+{
+    enum { ROUNDS = 400, COUNT = 5 };
+    int v[COUNT];
+
+    for (int k = 0; k < ROUNDS; k++) {
+        for (int i = 0; i < COUNT; i++) {
+            v[i] = rank == root ? val(root, k, i) : -1;
+        }
+        if (k % 16 == 0 && rank == (k / 16) % size) {
+            double until = MPI_Wtime() + 200e-6;
+
+            while (MPI_Wtime() < until) {
+            }
+        }
+        CHECK_MPI(MPI_Bcast(v, COUNT, MPI_INT, root, MPI_COMM_WORLD));
+        for (int i = 0; i < COUNT; i++) {
+            if (v[i] != val(root, k, i)) {
+                fail(__LINE__, "bcast from root %d, round %d: element %d is %d, not %d", root, k, i,
+                     v[i], val(root, k, i));
+            }
+        }
+    }
+}
+
 /* A message of one piece and a bit on three communicators, interleaved. */
 static void test_interleaved(void)
 {
@@ -195,6 +224,8 @@ int main(int argc, char **argv)
     test_bcast(MPI_COMM_SELF, "bcast self");
     test_mixed_types();
     test_back_to_back();
+    test_one_root(0);
+    test_one_root(size - 1);
     test_large();
     test_interleaved();
     remake_check(remake_use);
