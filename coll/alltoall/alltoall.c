@@ -33,23 +33,24 @@ const size_t comm_coll_alltoall_nalgorithms =
  * 512 B (63 against 80 us at 8 B), and lose from 1 KiB (279 against 111 us), where its packing
  * and (n/2) log2 p bytes cost more than the messages it saves.  The v and w forms take the
  * pairwise exchange, the only one that serves them.
- * Within a host the shared segment beats both while the p blocks of a rank fit one slot, up
- * to blocks of 32 KiB (2 ranks: 0.21 against 0.22 us at 8 B, 4.9-5.8 against 6.5 us at 32 KiB;
- * 4 ranks: 2.9-4.6 against 4.0-4.5 us at 8 B); from 64 KiB on 2 ranks the pairwise exchange's
- * split single copy wins (9.3-9.7 against 11.6-11.9 us).
+ * Within a host the shared segment beats both while the p blocks of a rank fit one slot (4
+ * ranks: 2.9-4.6 against 4.0-4.5 us at 8 B, 26-28 against 56-72 us at 64 KiB; 3 ranks, 64 KiB:
+ * 23-33 against 41-43 us), but on 2 ranks from 32 KiB, where the pairwise exchange's single
+ * copy wins (5.8-6.4 against 7.4-8.9 us; at 16 KiB the segment still wins, 3.8-4.1 against
+ * 4.3-5.6 us; alternating runs, --bind-to core).
  */
 enum {
     /* up to this many ranks, pairwise sends everything at once */
     ALLTOALL_ONE_WINDOW = COMM_COLL_ALLTOALL_PAIRWISE_WINDOW + 1,
-    ALLTOALL_SHORT = 512,       /* above ALLTOALL_ONE_WINDOW ranks, Bruck up to this block */
-    ALLTOALL_SHM_BLOCK = 32768, /* within a host, the shared segment up to this block */
+    ALLTOALL_SHORT = 512,            /* above ALLTOALL_ONE_WINDOW ranks, Bruck up to this block */
+    ALLTOALL_SHM_PAIR_BLOCK = 16384, /* on 2 ranks of a host, the shared segment up to this */
 };
 
 size_t comm_coll_alltoall_choose(const struct comm_coll_call *call)
 {
     int size = call->comm->size;
 
-    if (call->uniform && size > 1 && call->bytes <= ALLTOALL_SHM_BLOCK &&
+    if (call->uniform && size > 1 && (size > 2 || call->bytes <= ALLTOALL_SHM_PAIR_BLOCK) &&
         call->bytes * (size_t)size <= comm_coll_shm_slot_size(size) &&
         comm_coll_shm_allowed(call->comm)) {
         return ALLTOALL_SHM;

@@ -7,10 +7,11 @@
  * rank unpacks block `rank` of every slot into its receive buffer, and publishes that it is
  * done (the slots' next writer waits for that, two exchanges later).  Two sets of slots
  * alternate, as for the reductions.
- * Wins: blocks up to 32 KiB on one host: one wait for all ranks instead of p-1 messages each
- * way, and no rendezvous for blocks above the eager size (4 ranks, 8 KiB: 7-9 against 17-19
- * us; 8 ranks, 32 KiB: 47 against 194-204 us).  Cost: per rank p blocks copied in and p copied
- * out.
+ * Wins: on one host, while a rank's p blocks fit a slot (256 KiB up to 8 ranks): one wait for
+ * all ranks instead of p-1 messages each way, and no rendezvous for blocks above the eager size
+ * (4 ranks, 8 KiB: 7-9 against 17-19 us; 64 KiB: 26-28 against 56-72 us; 8 ranks, 32 KiB: 47
+ * against 194-204 us).  Cost: per rank p blocks copied in and p copied out, which on 2 ranks
+ * loses to one copy by the pairwise exchange from 32 KiB.
  * When a rank's p blocks fit its mailbox (COMM_COLL_SHM_MAIL_BYTES), they go there instead: the
  * step shares their line, so a peer takes one handoff, and no second step releases a slot
  * (2 ranks, 8 to 128 B: 0.17-0.18 against 0.22-0.23 us through the slots, best of 7 runs;
