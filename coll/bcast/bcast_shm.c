@@ -27,17 +27,15 @@
 static int bcast_shm_line(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
                           struct comm_coll_shm *shm)
 {
-    struct comm_dt_cursor cursor;
     size_t total = (size_t)count * (size_t)dt->size;
     uint64_t step = shm->step + 1;
 
-    comm_datatype_cursor_init(&cursor, dt, buf, count, 0);
     if (shm->rank == root) {
         comm_coll_shm_wait_all(shm, shm->line_free_at);
-        comm_datatype_cursor_pack(&cursor, shm->lines[root].data, total);
+        comm_datatype_pack(dt, buf, count, 0, shm->lines[root].data, total);
     } else {
         comm_coll_shm_wait(shm, root, step);
-        comm_datatype_cursor_unpack(&cursor, shm->lines[root].data, total);
+        comm_datatype_unpack(dt, buf, count, 0, shm->lines[root].data, total);
     }
     comm_coll_shm_post(shm, step);
     shm->step = step;
