@@ -24,10 +24,9 @@
 
 /* A message that fits the root's control line goes in it: the others take it with the step
  * that announces it, in one cache-line handoff instead of two (the step's, then a slot's). */
-static int bcast_shm_line(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
-                          struct comm_coll_shm *shm)
+static void bcast_shm_line(void *buf, MPI_Count count, struct comm_datatype *dt, size_t total,
+                           int root, struct comm_coll_shm *shm)
 {
-    size_t total = (size_t)count * (size_t)dt->size;
     uint64_t step = shm->step + 1;
 
     if (shm->rank == root) {
@@ -40,7 +39,6 @@ static int bcast_shm_line(void *buf, MPI_Count count, struct comm_datatype *dt, 
     comm_coll_shm_post(shm, step);
     shm->step = step;
     shm->line_free_at = step;
-    return MPI_SUCCESS;
 }
 
 int comm_coll_bcast_shm(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
@@ -55,7 +53,8 @@ int comm_coll_bcast_shm(void *buf, MPI_Count count, struct comm_datatype *dt, in
         return err;
     }
     if (shm != NULL && total > 0 && total <= COMM_COLL_SHM_LINE_BYTES) {
-        return bcast_shm_line(buf, count, dt, root, shm);
+        bcast_shm_line(buf, count, dt, total, root, shm);
+        return MPI_SUCCESS;
     }
     if (shm == NULL || !comm_coll_shm_slots_ready(shm)) {
         return comm_coll_bcast_binomial(buf, count, dt, root, comm);
