@@ -99,18 +99,26 @@ bool comm_btl_ofi_devices_allow(const struct comm_btl_ofi_devices *set, const ch
 void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char *out, size_t len);
 
 /*
+ * Receive buffers a rank keeps per network peer beside its CREDITS (at least 2), for the
+ * peer's credit messages, which spend no credit: as many as the peer can have on the way at
+ * once.  A credit message carries back at least CREDITS / 2 credits and those on the way never
+ * add up to more than CREDITS, so that is CREDITS / (CREDITS / 2): 2, and 3 for 3 credits.
+ */
+long comm_btl_ofi_spares(long credits);
+
+/*
  * How large and how many the receive buffers a rank posts for its network peers are.  Any
  * buffer may take any peer's fragment, so every rank sizes them alike, from the job's size.
- * Each peer gets CREDITS + SPARES buffers of FRAG bytes.  When PEERS times that exceeds BUDGET,
- * what the user did not set shrinks, in this order: fragments down to 16 KiB, credits down to
- * 4, fragments down to 4 KiB, credits down to 2; never below what the user set or the
- * defaults.  The eager limit follows the fragment (less ROOM, the headers' bytes) unless it
- * was set; a fragment never shrinks below a set limit and its ROOM.
+ * Each peer gets CREDITS + SPARES buffers of FRAG bytes (SPARES from comm_btl_ofi_spares).  When
+ * PEERS times that exceeds BUDGET, what the user did not set shrinks, in this order: fragments down
+ * to 16 KiB, credits down to 4, fragments down to 4 KiB, credits down to 2; never below what the
+ * user set or the defaults.  The eager limit follows the fragment (less ROOM, the headers' bytes)
+ * unless it was set; a fragment never shrinks below a set limit and its ROOM.
  */
 struct comm_btl_ofi_sizing {
     long frag, eager, credits;             /* in: configured; out: to use */
     bool frag_set, eager_set, credits_set; /* which of them the user set */
-    long spares;                           /* buffers per peer beside the credits */
+    long spares;                           /* out: buffers per peer beside the credits */
     long room;                             /* bytes of a fragment that are not payload */
     size_t memory;                         /* out: bytes of receive buffers for PEERS peers */
     bool over;                             /* out: MEMORY exceeds the budget all the same */

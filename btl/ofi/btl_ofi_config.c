@@ -250,13 +250,20 @@ void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char 
     }
 }
 
+long comm_btl_ofi_spares(long credits)
+{
+    long least = credits / 2; /* credits a credit message carries back, at least */
+
+    return least > 0 ? credits / least : 1;
+}
+
 /* Fragments are multiples of this many bytes when they are sized to fit. */
 enum { OFI_FRAG_ALIGN = 64 };
 
 /* The largest fragment within [FLOOR, the current one] whose buffers fit BUDGET. */
 static long ofi_fit_frag(const struct comm_btl_ofi_sizing *s, long peers, size_t budget, long floor)
 {
-    size_t per = budget / (size_t)peers / (size_t)(s->credits + s->spares);
+    size_t per = budget / (size_t)peers / (size_t)(s->credits + comm_btl_ofi_spares(s->credits));
     long frag = (long)(per & ~(size_t)(OFI_FRAG_ALIGN - 1));
 
     if (s->eager_set && floor < s->eager + s->room) {
@@ -273,12 +280,12 @@ static long ofi_fit_credits(const struct comm_btl_ofi_sizing *s, long peers, siz
                             long floor)
 {
     size_t buffers = budget / (size_t)peers / (size_t)s->frag;
-    long credits = buffers > (size_t)s->spares ? (long)(buffers - (size_t)s->spares) : 0;
+    long credits = s->credits;
 
-    if (credits < floor) {
-        credits = floor;
+    while (credits > floor && (size_t)(credits + comm_btl_ofi_spares(credits)) > buffers) {
+        credits--;
     }
-    return credits < s->credits ? credits : s->credits;
+    return credits;
 }
 
 void comm_btl_ofi_size_receives(struct comm_btl_ofi_sizing *s, long peers, size_t budget)
@@ -300,6 +307,7 @@ void comm_btl_ofi_size_receives(struct comm_btl_ofi_sizing *s, long peers, size_
     if (!s->eager_set && s->eager > s->frag - s->room) {
         s->eager = s->frag - s->room;
     }
+    s->spares = comm_btl_ofi_spares(s->credits);
     s->memory = peers > 0 ? (size_t)peers * (size_t)(s->credits + s->spares) * (size_t)s->frag : 0;
     s->over = s->memory > budget;
 }

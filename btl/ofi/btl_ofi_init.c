@@ -78,7 +78,11 @@ static int ofi_read_settings(struct ofi_settings *s)
 /* "12.5 MiB" */
 static void ofi_bytes_text(size_t bytes, char *out, size_t len)
 {
-    snprintf(out, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
+    if (bytes < 1024 * 1024) {
+        snprintf(out, len, "%.1f KiB", (double)bytes / 1024.0);
+    } else {
+        snprintf(out, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
+    }
 }
 
 /*
@@ -96,7 +100,6 @@ static void ofi_size_receives(struct ofi_settings *s, const struct comm_btl_self
         .frag_set = comm_config_is_set(&t[COMM_BTL_OFI_SETTING_FRAGMENT]),
         .eager_set = comm_config_is_set(&t[COMM_BTL_OFI_SETTING_EAGER]),
         .credits_set = comm_config_is_set(&t[COMM_BTL_OFI_SETTING_CREDITS]),
-        .spares = BTL_OFI_SPARES,
         .room = BTL_OFI_ROOM,
     };
     char need[32], budget[32];
@@ -109,7 +112,7 @@ static void ofi_size_receives(struct ofi_settings *s, const struct comm_btl_self
                       "receive buffers for %ld network peers (%ld credits and %ld spares of "
                       "%ld bytes each) take up to %s per rank, more than COMM_OFI_RECV_MEMORY "
                       "(%s)",
-                      (long)self->size - 1, z.credits, (long)BTL_OFI_SPARES, z.frag, need, budget);
+                      (long)self->size - 1, z.credits, z.spares, z.frag, need, budget);
     }
     s->frag = z.frag;
     s->eager = z.eager;
@@ -189,7 +192,7 @@ static int ofi_open_endpoint(struct btl_ofi_module *m, long size)
                                              ? info->domain_attr->av_type
                                              : FI_AV_TABLE,
                                  .count = (size_t)size};
-    size_t rx_total = (size_t)size * (size_t)(m->credits_per_peer + BTL_OFI_SPARES);
+    size_t rx_total = (size_t)size * (size_t)(m->credits_per_peer + m->spares_per_peer);
     int ret;
 
     cq_attr.size = rx_total + BTL_OFI_TX_BUFFERS + BTL_OFI_READS_IN_FLIGHT + 64;
@@ -283,7 +286,7 @@ enum { BTL_OFI_RXM_HEADER_ROOM = 256 };
 
 static void ofi_size_env(long size, long credits, long frag)
 {
-    long want = (size - 1) * (credits + BTL_OFI_SPARES);
+    long want = (size - 1) * (credits + comm_btl_ofi_spares(credits));
     char value[32];
 
     if (comm_config_env("FI_OFI_RXM_MSG_RX_SIZE") == NULL) {
@@ -344,6 +347,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->serve_local = serve_local;
     m->frag_size = (size_t)s.frag;
     m->credits_per_peer = s.credits;
+    m->spares_per_peer = comm_btl_ofi_spares(s.credits);
     m->base.max_fragment = m->frag_size - sizeof(struct btl_ofi_hdr);
     m->base.eager_limit = (size_t)s.eager;
     m->eps = calloc((size_t)self->size, sizeof(*m->eps));
@@ -405,11 +409,11 @@ static bool btl_ofi_reaches(struct comm_btl_module *module, const struct comm_bt
     return !peer->is_self && (!peer->same_host || m->serve_local);
 }
 
-/* Receive buffers for one more peer: COMM_OFI_CREDITS for its fragments and a few spares
- * for its credit messages, all posted. */
+/* Receive buffers for one more peer: COMM_OFI_CREDITS for its fragments and the spares for
+ * its credit messages, all posted. */
 static int ofi_add_rx(struct btl_ofi_module *m)
 {
-    size_t n = (size_t)m->credits_per_peer + BTL_OFI_SPARES;
+    size_t n = (size_t)(m->credits_per_peer + m->spares_per_peer);
     struct btl_ofi_rx *rx;
     char *mem;
     void *desc = NULL;
@@ -527,7 +531,7 @@ out_free:
 static void btl_ofi_wired(struct comm_btl_module *module)
 {
     struct btl_ofi_module *m = (struct btl_ofi_module *)module;
-    size_t per_peer = (size_t)m->credits_per_peer + BTL_OFI_SPARES;
+    size_t per_peer = (size_t)(m->credits_per_peer + m->spares_per_peer);
     char total[32];
 
     ofi_bytes_text(m->rx_nchunks * per_peer * m->frag_size, total, sizeof(total));

@@ -8,9 +8,9 @@
  *
  * Eager fragments: every fragment starts with a small header (sender's rank, credits given
  * back, kind).  The receiver pre-posts COMM_OFI_CREDITS receive buffers for each peer it
- * serves, plus a few spares for credit messages; a sender holds that many credits per peer
- * and spends one per fragment, so it can never have more fragments in flight to a peer than
- * the peer has buffers for it: reserve and send return COMM_AGAIN at zero credits.  The
+ * serves, plus spares for credit messages (comm_btl_ofi_spares); a sender holds that many credits
+ * per peer and spends one per fragment, so it can never have more fragments in flight to a peer
+ * than the peer has buffers for it: reserve and send return COMM_AGAIN at zero credits.  The
  * receiver gives credits back once it has delivered a fragment and re-posted its buffer,
  * piggybacked on its next fragment to that peer, or in a credit message once half the credits
  * are owed.  Fragments to one peer arrive in order (FI_ORDER_SAS is required).
@@ -57,7 +57,6 @@
 #include "btl/ofi/btl_ofi_mr_cache.h"
 
 enum {
-    BTL_OFI_SPARES = 4,       /* receive buffers per peer for credit messages */
     BTL_OFI_TX_BUFFERS = 256, /* send buffers of the module */
     BTL_OFI_CQ_BATCH = 16,    /* completions read at once */
     /* Bytes of one fi_read.  Between two simulated hosts (tcp), a large message read in
@@ -177,6 +176,7 @@ struct btl_ofi_module {
 
     size_t frag_size; /* bytes of a receive or send buffer, our header included */
     long credits_per_peer;
+    long spares_per_peer; /* receive buffers per peer for its credit messages */
 
     /* Receive buffers: npeers * (credits + spares), allocated as peers connect. */
     struct btl_ofi_rx **rx_chunks; /* one array per connected peer */

@@ -218,7 +218,9 @@ void comm_btl_ofi_owe_credit(struct btl_ofi_module *m, struct btl_ofi_endpoint *
     }
 }
 
-/* Gives EP its owed credits in a message of their own; false when that must wait. */
+/* Gives EP its owed credits in a message of their own; false when that must wait.  Never
+ * fewer than half the credits: the peer keeps spares for no more of these than that allows
+ * (comm_btl_ofi_spares). */
 static bool ofi_send_credits(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep)
 {
     struct btl_ofi_hdr h = {.src = (uint32_t)m->rank, .kind = BTL_OFI_CREDIT};

@@ -337,8 +337,7 @@ END_TEST
 /* The defaults of COMM_OFI_FRAGMENT_SIZE, COMM_OFI_EAGER_LIMIT and COMM_OFI_CREDITS, none set. */
 static struct comm_btl_ofi_sizing default_sizing(void)
 {
-    return (struct comm_btl_ofi_sizing){
-        .frag = 66560, .eager = 65536, .credits = 8, .spares = 4, .room = 136};
+    return (struct comm_btl_ofi_sizing){.frag = 66560, .eager = 65536, .credits = 8, .room = 136};
 }
 
 enum { MIB = 1024 * 1024 };
@@ -353,14 +352,37 @@ static void expect_default_sizing(long peers, long frag, long credits, bool over
     ck_assert_int_eq(s.frag, frag);
     ck_assert_int_eq(s.credits, credits);
     ck_assert_int_eq(s.eager, frag == 66560 ? 65536 : frag - 136);
-    ck_assert_uint_eq(s.memory, (size_t)peers * (size_t)(credits + 4) * (size_t)frag);
+    ck_assert_int_eq(s.spares, credits == 3 ? 3 : 2);
+    ck_assert_uint_eq(s.memory, (size_t)peers * (size_t)(credits + s.spares) * (size_t)frag);
     ck_assert(s.over == over);
 }
 
+/* A peer's credit messages on the way each carry back at least half the credits, and never
+ * more than all of them together. */
+START_TEST(spares_cover_every_credit_message_on_the_way)
+{
+    ck_assert_int_eq(comm_btl_ofi_spares(2), 2);
+    ck_assert_int_eq(comm_btl_ofi_spares(3), 3);
+    ck_assert_int_eq(comm_btl_ofi_spares(4), 2);
+    ck_assert_int_eq(comm_btl_ofi_spares(5), 2);
+    ck_assert_int_eq(comm_btl_ofi_spares(8), 2);
+    ck_assert_int_eq(comm_btl_ofi_spares(4095), 2);
+    for (long credits = 2; credits <= 4096; credits++) {
+        long spares = comm_btl_ofi_spares(credits);
+
+        /* that many messages of at least credits / 2 each fit in the credits... */
+        ck_assert_int_le(spares * (credits / 2), credits);
+        /* ...and one more would not */
+        ck_assert_int_gt((spares + 1) * (credits / 2), credits);
+    }
+}
+END_TEST
+
 START_TEST(sizing_keeps_the_defaults_while_they_fit)
 {
-    /* 42 peers x 12 buffers x 66560 bytes = 32.0 MiB: just fits. */
-    expect_default_sizing(42, 66560, 8, false);
+    /* 50 peers x 10 buffers x 66560 bytes = 31.7 MiB: just fits; 52 get 64512-byte ones. */
+    expect_default_sizing(50, 66560, 8, false);
+    expect_default_sizing(52, 64512, 8, false);
     expect_default_sizing(2, 66560, 8, false);
     /* A job of one rank has no network peer. */
     expect_default_sizing(0, 66560, 8, false);
@@ -369,14 +391,18 @@ END_TEST
 
 START_TEST(sizing_shrinks_fragments_then_credits_then_fragments)
 {
-    /* 100 peers, 335544 bytes each: 12 buffers of 27962, down to a multiple of 64. */
-    expect_default_sizing(100, 27904, 8, false);
-    /* 300 peers, 111848 bytes each: fragments stop at 16 KiB, credits go down to 4, then the
-     * fragments to what 8 buffers allow. */
-    expect_default_sizing(300, 13952, 4, false);
-    expect_default_sizing(1000, 4160, 4, false);
-    /* 2000 peers: 4 KiB fragments and 2 credits are the least, and still too much. */
-    expect_default_sizing(2000, 4096, 2, true);
+    /* 100 peers, 335544 bytes each: 10 buffers of 33554, down to a multiple of 64. */
+    expect_default_sizing(100, 33536, 8, false);
+    /* 300 peers, 111848 bytes each: fragments stop at 16 KiB, and 6 of those fit: 4 credits
+     * and 2 spares. */
+    expect_default_sizing(300, 16384, 4, false);
+    /* 1000 peers: 16 KiB fragments, credits down to 4, then fragments to what 6 buffers
+     * allow. */
+    expect_default_sizing(1000, 5568, 4, false);
+    /* 2000 peers: 4 buffers of 4 KiB fit (3 credits would need 3 spares). */
+    expect_default_sizing(2000, 4096, 2, false);
+    /* 2100 peers: 4 KiB fragments and 2 credits are the least, and still too much. */
+    expect_default_sizing(2100, 4096, 2, true);
 }
 END_TEST
 
@@ -406,7 +432,6 @@ START_TEST(sizing_never_changes_what_the_user_set)
                                      .frag_set = true,
                                      .eager_set = true,
                                      .credits_set = true,
-                                     .spares = 4,
                                      .room = 136};
     comm_btl_ofi_size_receives(&s, 3, 65536);
     ck_assert_int_eq(s.frag, 256);
@@ -460,6 +485,7 @@ int main(void)
     tcase_add_test(tc, cache_never_evicts_entries_in_use);
     tcase_add_test(tc, cache_replaces_idle_overlapping_entries);
     tcase_add_test(tc, cache_reports_a_refused_registration);
+    tcase_add_test(tc, spares_cover_every_credit_message_on_the_way);
     tcase_add_test(tc, sizing_keeps_the_defaults_while_they_fit);
     tcase_add_test(tc, sizing_shrinks_fragments_then_credits_then_fragments);
     tcase_add_test(tc, sizing_never_changes_what_the_user_set);
