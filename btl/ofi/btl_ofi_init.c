@@ -183,6 +183,12 @@ static int ofi_fail(const char *what, int ret)
     return COMM_ERR_SYSTEM;
 }
 
+/* Receive buffers posted for each peer: its credits, and the spares for its credit messages. */
+static size_t ofi_rx_per_peer(const struct btl_ofi_module *m)
+{
+    return (size_t)(m->credits_per_peer + comm_btl_ofi_spares(m->credits_per_peer));
+}
+
 /* Opens fabric, domain, completion queue, address vector and endpoint. */
 static int ofi_open_endpoint(struct btl_ofi_module *m, long size)
 {
@@ -192,7 +198,7 @@ static int ofi_open_endpoint(struct btl_ofi_module *m, long size)
                                              ? info->domain_attr->av_type
                                              : FI_AV_TABLE,
                                  .count = (size_t)size};
-    size_t rx_total = (size_t)size * (size_t)(m->credits_per_peer + m->spares_per_peer);
+    size_t rx_total = (size_t)size * ofi_rx_per_peer(m);
     int ret;
 
     cq_attr.size = rx_total + BTL_OFI_TX_BUFFERS + BTL_OFI_READS_IN_FLIGHT + 64;
@@ -347,7 +353,6 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->serve_local = serve_local;
     m->frag_size = (size_t)s.frag;
     m->credits_per_peer = s.credits;
-    m->spares_per_peer = comm_btl_ofi_spares(s.credits);
     m->base.max_fragment = m->frag_size - sizeof(struct btl_ofi_hdr);
     m->base.eager_limit = (size_t)s.eager;
     m->eps = calloc((size_t)self->size, sizeof(*m->eps));
@@ -413,7 +418,7 @@ static bool btl_ofi_reaches(struct comm_btl_module *module, const struct comm_bt
  * its credit messages, all posted. */
 static int ofi_add_rx(struct btl_ofi_module *m)
 {
-    size_t n = (size_t)(m->credits_per_peer + m->spares_per_peer);
+    size_t n = ofi_rx_per_peer(m);
     struct btl_ofi_rx *rx;
     char *mem;
     void *desc = NULL;
@@ -531,7 +536,7 @@ out_free:
 static void btl_ofi_wired(struct comm_btl_module *module)
 {
     struct btl_ofi_module *m = (struct btl_ofi_module *)module;
-    size_t per_peer = (size_t)(m->credits_per_peer + m->spares_per_peer);
+    size_t per_peer = ofi_rx_per_peer(m);
     char total[32];
 
     ofi_bytes_text(m->rx_nchunks * per_peer * m->frag_size, total, sizeof(total));

@@ -176,7 +176,6 @@ struct btl_ofi_module {
 
     size_t frag_size; /* bytes of a receive or send buffer, our header included */
     long credits_per_peer;
-    long spares_per_peer; /* receive buffers per peer for its credit messages */
 
     /* Receive buffers: npeers * (credits + spares), allocated as peers connect. */
     struct btl_ofi_rx **rx_chunks; /* one array per connected peer */
