@@ -278,6 +278,7 @@ static int run_make_tmpdir(struct comm_run_job *job)
 
 static int run_setup_loop(struct comm_run_job *job)
 {
+    event_set_log_callback(comm_run_libevent_log);
     if (evthread_use_pthreads() != 0) {
         comm_log_error("launcher", "libevent has no thread support");
         return COMM_ERR_SYSTEM;

@@ -257,4 +257,8 @@ void comm_run_remote_free(struct comm_run_job *job);
 /* comm-run: a child that is not a rank exited (an agent's launch command). */
 void comm_run_remote_reaped(struct comm_run_job *job, pid_t pid, int wstatus);
 
+/* libevent's log callback (event_set_log_callback): its errors as warnings, the rest at info
+ * (comm_run_evlog.c). */
+void comm_run_libevent_log(int severity, const char *msg);
+
 #endif
