@@ -37,6 +37,7 @@ struct ofi_settings {
     long frag;
     long credits;
     long mr_cache;
+    long read_size;
     long recv_memory;
     bool explicit_choice; /* the user named a backend or devices */
 };
@@ -55,6 +56,7 @@ static int ofi_read_settings(struct ofi_settings *s)
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_FRAGMENT], &s->frag)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_CREDITS], &s->credits)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_MR_CACHE], &s->mr_cache)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_READ_SIZE], &s->read_size)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RECV_MEMORY], &s->recv_memory)) < 0) {
         return rc;
     }
@@ -82,6 +84,44 @@ static void ofi_bytes_text(size_t bytes, char *out, size_t len)
         snprintf(out, len, "%.1f KiB", (double)bytes / 1024.0);
     } else {
         snprintf(out, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
+    }
+}
+
+/* The congestion control the kernel gives new TCP sockets in this network namespace, in OUT
+ * ("" when it cannot be read). */
+static void ofi_tcp_congestion(char *out, size_t len)
+{
+    FILE *f = fopen("/proc/sys/net/ipv4/tcp_congestion_control", "re");
+
+    out[0] = '\0';
+    if (f == NULL) {
+        return;
+    }
+    if (fgets(out, (int)len, f) == NULL) {
+        out[0] = '\0';
+    }
+    out[strcspn(out, "\n")] = '\0';
+    fclose(f);
+}
+
+/* Sets the size of one read, and the words the info line gives it. */
+static void ofi_choose_read_size(struct btl_ofi_module *m, long setting)
+{
+    char congestion[32];
+
+    ofi_tcp_congestion(congestion, sizeof(congestion));
+    m->read_size = comm_btl_ofi_read_size(setting, m->provider, congestion[0] ? congestion : NULL);
+    if (m->read_size > m->max_msg_size) {
+        m->read_size = m->max_msg_size;
+    }
+    ofi_bytes_text(m->read_size, m->read_text, sizeof(m->read_text));
+    if (setting > 0) {
+        snprintf(m->read_why, sizeof(m->read_why), " (COMM_OFI_READ_SIZE)");
+    } else if (comm_btl_ofi_over_tcp(m->provider)) {
+        snprintf(m->read_why, sizeof(m->read_why), " (TCP congestion control %s)",
+                 congestion[0] ? congestion : "unknown");
+    } else {
+        m->read_why[0] = '\0';
     }
 }
 
@@ -371,6 +411,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->inject_size = m->info->tx_attr->inject_size;
     m->iov_limit = m->info->tx_attr->iov_limit > 0 ? m->info->tx_attr->iov_limit : 1;
     m->max_msg_size = m->info->ep_attr->max_msg_size;
+    ofi_choose_read_size(m, s.read_size);
     if (m->max_msg_size < m->frag_size) {
         comm_log_error("btl_ofi",
                        "provider %s carries messages of at most %zu bytes, less "
@@ -396,10 +437,12 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     comm_btl_ofi_devices_describe(&devices, allowed, sizeof(allowed));
     comm_log_info("btl_ofi",
                   "provider %s, fabric %s, domain %s%s%s (allowed devices: %s, from "
-                  "%s); large messages %s",
+                  "%s); large messages %s%s%s",
                   m->provider, m->info->fabric_attr->name, m->info->domain_attr->name,
                   iface[0] ? ", interface " : "", iface, allowed, devices.source,
-                  m->rma ? "read from the sender's memory" : "copied through fragments");
+                  m->rma ? "read from the sender's memory in pieces of "
+                         : "copied through fragments",
+                  m->rma ? m->read_text : "", m->rma ? m->read_why : "");
     *module_out = &m->base;
     return COMM_OK;
 out_close:

@@ -59,11 +59,6 @@
 enum {
     BTL_OFI_TX_BUFFERS = 256, /* send buffers of the module */
     BTL_OFI_CQ_BATCH = 16,    /* completions read at once */
-    /* Bytes of one fi_read.  Between two simulated hosts (tcp), a large message read in
-     * 512 KiB pieces, 8 in flight, took 200-215 us at 1 MiB and 950-1070 us at 4 MiB, against
-     * 380-400 and 1630-1840 us in one piece (the provider streams the pieces of several reads
-     * at once); 128 and 256 KiB pieces were slower than 512. */
-    BTL_OFI_READ_CHUNK = 512 << 10,
     BTL_OFI_READS_IN_FLIGHT = 8,
     BTL_OFI_SMALL_PIECE = 16384, /* local pieces smaller on average go through a bounce */
     BTL_OFI_BOUNCE = 1 << 20,
@@ -172,6 +167,9 @@ struct btl_ofi_module {
     size_t inject_size;
     size_t iov_limit;
     size_t max_msg_size;
+    size_t read_size;   /* bytes of one fi_read (comm_btl_ofi_read_size) */
+    char read_text[16]; /* read_size for the info line, and why it is that */
+    char read_why[64];
     char provider[64];
 
     size_t frag_size; /* bytes of a receive or send buffer, our header included */

@@ -238,12 +238,9 @@ static int ofi_read_into(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
                          uint64_t key)
 {
     while (len > 0) {
-        size_t n = len < BTL_OFI_READ_CHUNK ? len : BTL_OFI_READ_CHUNK;
+        size_t n = len < m->read_size ? len : m->read_size; /* at most max_msg_size */
         int rc;
 
-        if (n > m->max_msg_size) {
-            n = m->max_msg_size;
-        }
         if (batch->n == BTL_OFI_READS_IN_FLIGHT) {
             rc = ofi_wait_batch(m, batch);
             if (rc < 0) {

@@ -16,6 +16,7 @@ enum comm_btl_ofi_setting {
     COMM_BTL_OFI_SETTING_CREDITS,
     COMM_BTL_OFI_SETTING_RECV_MEMORY,
     COMM_BTL_OFI_SETTING_MR_CACHE,
+    COMM_BTL_OFI_SETTING_READ_SIZE,
 };
 
 extern const struct comm_setting comm_btl_ofi_setting_list[];

@@ -359,6 +359,31 @@ static void expect_default_sizing(long peers, long frag, long credits, bool over
 
 /* A peer's credit messages on the way each carry back at least half the credits, and never
  * more than all of them together. */
+START_TEST(read_size_follows_the_setting_then_the_congestion_control)
+{
+    /* The providers that run over the kernel's TCP, and some that do not. */
+    ck_assert(comm_btl_ofi_over_tcp("net"));
+    ck_assert(comm_btl_ofi_over_tcp("tcp"));
+    ck_assert(comm_btl_ofi_over_tcp("tcp;ofi_rxm"));
+    ck_assert(!comm_btl_ofi_over_tcp("verbs;ofi_rxm"));
+    ck_assert(!comm_btl_ofi_over_tcp("shm"));
+    ck_assert(!comm_btl_ofi_over_tcp("netdir"));
+    /* A size set by the user is kept, whatever the provider. */
+    ck_assert_uint_eq(comm_btl_ofi_read_size(4096, "net", "bbr"), 4096);
+    ck_assert_uint_eq(comm_btl_ofi_read_size(3 << 20, "verbs;ofi_rxm", NULL), 3 << 20);
+    /* TCP: small pieces under bbr only; large ones under others, or when unknown. */
+    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "net", "bbr"), 512 << 10);
+    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "tcp;ofi_rxm", "bbr"), 512 << 10);
+    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "net", "cubic"), 4 << 20);
+    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "net", "reno"), 4 << 20);
+    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "net", "bbr2"), 4 << 20);
+    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "net", NULL), 4 << 20);
+    /* Other providers: small pieces, whatever the kernel's TCP does. */
+    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "verbs;ofi_rxm", "cubic"), 512 << 10);
+    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "shm", NULL), 512 << 10);
+}
+END_TEST
+
 START_TEST(spares_cover_every_credit_message_on_the_way)
 {
     ck_assert_int_eq(comm_btl_ofi_spares(2), 2);
@@ -485,6 +510,7 @@ int main(void)
     tcase_add_test(tc, cache_never_evicts_entries_in_use);
     tcase_add_test(tc, cache_replaces_idle_overlapping_entries);
     tcase_add_test(tc, cache_reports_a_refused_registration);
+    tcase_add_test(tc, read_size_follows_the_setting_then_the_congestion_control);
     tcase_add_test(tc, spares_cover_every_credit_message_on_the_way);
     tcase_add_test(tc, sizing_keeps_the_defaults_while_they_fit);
     tcase_add_test(tc, sizing_shrinks_fragments_then_credits_then_fragments);
