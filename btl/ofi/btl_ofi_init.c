@@ -104,24 +104,21 @@ static void ofi_tcp_congestion(char *out, size_t len)
     fclose(f);
 }
 
-/* Sets the size of one read, and the words the info line gives it. */
-static void ofi_choose_read_size(struct btl_ofi_module *m, long setting)
+/* Sets the size of one read; WHY gets the words the info line gives for it. */
+static void ofi_choose_read_size(struct btl_ofi_module *m, long setting, char *why, size_t len)
 {
-    char congestion[32];
+    char congestion[32] = "";
 
-    ofi_tcp_congestion(congestion, sizeof(congestion));
+    why[0] = '\0';
+    if (setting > 0) {
+        snprintf(why, len, " (COMM_OFI_READ_SIZE)");
+    } else if (comm_btl_ofi_over_tcp(m->provider)) {
+        ofi_tcp_congestion(congestion, sizeof(congestion));
+        snprintf(why, len, " (TCP congestion control %s)", congestion[0] ? congestion : "unknown");
+    }
     m->read_size = comm_btl_ofi_read_size(setting, m->provider, congestion[0] ? congestion : NULL);
     if (m->read_size > m->max_msg_size) {
         m->read_size = m->max_msg_size;
-    }
-    ofi_bytes_text(m->read_size, m->read_text, sizeof(m->read_text));
-    if (setting > 0) {
-        snprintf(m->read_why, sizeof(m->read_why), " (COMM_OFI_READ_SIZE)");
-    } else if (comm_btl_ofi_over_tcp(m->provider)) {
-        snprintf(m->read_why, sizeof(m->read_why), " (TCP congestion control %s)",
-                 congestion[0] ? congestion : "unknown");
-    } else {
-        m->read_why[0] = '\0';
     }
 }
 
@@ -352,7 +349,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     struct ofi_settings s;
     struct comm_btl_ofi_devices devices;
     struct btl_ofi_module *m;
-    char expected[256], allowed[256], iface[IF_NAMESIZE + 1];
+    char expected[256], allowed[256], iface[IF_NAMESIZE + 1], read_text[16], read_why[64];
     bool all_local = self->local_size == self->size;
     bool serve_local = !comm_btl_shm_is_enabled();
     bool needed = self->size > self->local_size || (serve_local && self->local_size > 1);
@@ -411,7 +408,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->inject_size = m->info->tx_attr->inject_size;
     m->iov_limit = m->info->tx_attr->iov_limit > 0 ? m->info->tx_attr->iov_limit : 1;
     m->max_msg_size = m->info->ep_attr->max_msg_size;
-    ofi_choose_read_size(m, s.read_size);
+    ofi_choose_read_size(m, s.read_size, read_why, sizeof(read_why));
     if (m->max_msg_size < m->frag_size) {
         comm_log_error("btl_ofi",
                        "provider %s carries messages of at most %zu bytes, less "
@@ -435,6 +432,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     }
     comm_btl_ofi_interface_of(m->info, iface, sizeof(iface));
     comm_btl_ofi_devices_describe(&devices, allowed, sizeof(allowed));
+    ofi_bytes_text(m->read_size, read_text, sizeof(read_text));
     comm_log_info("btl_ofi",
                   "provider %s, fabric %s, domain %s%s%s (allowed devices: %s, from "
                   "%s); large messages %s%s%s",
@@ -442,7 +440,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
                   iface[0] ? ", interface " : "", iface, allowed, devices.source,
                   m->rma ? "read from the sender's memory in pieces of "
                          : "copied through fragments",
-                  m->rma ? m->read_text : "", m->rma ? m->read_why : "");
+                  m->rma ? read_text : "", m->rma ? read_why : "");
     *module_out = &m->base;
     return COMM_OK;
 out_close:

@@ -167,9 +167,7 @@ struct btl_ofi_module {
     size_t inject_size;
     size_t iov_limit;
     size_t max_msg_size;
-    size_t read_size;   /* bytes of one fi_read (comm_btl_ofi_read_size) */
-    char read_text[16]; /* read_size for the info line, and why it is that */
-    char read_why[64];
+    size_t read_size; /* bytes of one fi_read (comm_btl_ofi_read_size) */
     char provider[64];
 
     size_t frag_size; /* bytes of a receive or send buffer, our header included */
