@@ -106,23 +106,12 @@ void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char 
  */
 long comm_btl_ofi_spares(long credits);
 
+/* How large messages are read when COMM_OFI_READ_SIZE is 0: in pieces of the first size, or
+ * whole up to the second, whichever delivers faster (btl_ofi_tune.h). */
 enum {
-    BTL_OFI_READ_SMALL = 512 << 10, /* the read size of RDMA providers, and of TCP under bbr */
-    BTL_OFI_READ_LARGE = 4 << 20,   /* the read size of TCP under other congestion controls */
+    BTL_OFI_READ_PIECE = 512 << 10,
+    BTL_OFI_READ_WHOLE = 4 << 20,
 };
-
-/* Whether libfabric's PROVIDER (as fi_info names it: "net", "tcp;ofi_rxm") runs over the
- * kernel's TCP. */
-bool comm_btl_ofi_over_tcp(const char *provider);
-
-/*
- * Bytes of one fi_read of a large message: SETTING (COMM_OFI_READ_SIZE) when positive; for 0,
- * chosen from the PROVIDER's name and, when it runs over the kernel's TCP (net, tcp, ...), the
- * kernel's congestion control CONGESTION (as /proc/sys/net/ipv4/tcp_congestion_control names
- * it; NULL if unknown): BTL_OFI_READ_SMALL under bbr, whose pacing holds back one large burst,
- * BTL_OFI_READ_LARGE otherwise; BTL_OFI_READ_SMALL for every other provider.
- */
-size_t comm_btl_ofi_read_size(long setting, const char *provider, const char *congestion);
 
 /*
  * How large and how many the receive buffers a rank posts for its network peers are.  Any

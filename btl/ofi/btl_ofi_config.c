@@ -80,9 +80,9 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                         .type = COMM_SETTING_INT,
                                         .default_value = "0",
                                         .help = "bytes of one network read of a large "
-                                                "message (8 in flight); 0: on TCP 512 KiB "
-                                                "when the kernel's congestion control is "
-                                                "bbr, else 4 MiB; 512 KiB elsewhere",
+                                                "message (8 in flight); 0: 512 KiB pieces or "
+                                                "one read of up to 4 MiB, whichever "
+                                                "delivers faster to each peer",
                                         .audience = COMM_AUDIENCE_TUNER,
                                         .min = 0,
                                         .max = 1L << 30},
@@ -320,24 +320,4 @@ void comm_btl_ofi_size_receives(struct comm_btl_ofi_sizing *s, long peers, size_
     s->spares = comm_btl_ofi_spares(s->credits);
     s->memory = peers > 0 ? (size_t)peers * (size_t)(s->credits + s->spares) * (size_t)s->frag : 0;
     s->over = s->memory > budget;
-}
-
-bool comm_btl_ofi_over_tcp(const char *provider)
-{
-    return strcmp(provider, "net") == 0 || strstr(provider, "tcp") != NULL;
-}
-
-size_t comm_btl_ofi_read_size(long setting, const char *provider, const char *congestion)
-{
-    if (setting > 0) {
-        return (size_t)setting;
-    }
-    /* Latency of 1 MiB messages, one read against 512 KiB pieces.  Under bbr: 374 against
-     * 199 us between two simulated hosts, 176-184 against 153-157 on loopback.  Under cubic:
-     * 146-153 against 198-200 between hosts, 112-115 against 153-166 on loopback (Open MPI's
-     * tcp btl: 116-117).  Pieces of 4 MiB also won at 2-16 MiB under cubic. */
-    if (comm_btl_ofi_over_tcp(provider) && (congestion == NULL || strcmp(congestion, "bbr") != 0)) {
-        return BTL_OFI_READ_LARGE;
-    }
-    return BTL_OFI_READ_SMALL;
 }

@@ -87,39 +87,34 @@ static void ofi_bytes_text(size_t bytes, char *out, size_t len)
     }
 }
 
-/* The congestion control the kernel gives new TCP sockets in this network namespace, in OUT
- * ("" when it cannot be read). */
-static void ofi_tcp_congestion(char *out, size_t len)
+/* Sets how large messages are read: SETTING bytes at a time when positive; else 512 KiB pieces
+ * or one read of up to 4 MiB, whichever delivers faster to each peer (btl_ofi_tune.h).  Both
+ * are capped by the provider's largest message. */
+static void ofi_choose_read_size(struct btl_ofi_module *m, long setting)
 {
-    FILE *f = fopen("/proc/sys/net/ipv4/tcp_congestion_control", "re");
-
-    out[0] = '\0';
-    if (f == NULL) {
-        return;
+    m->read_piece = setting > 0 ? (size_t)setting : BTL_OFI_READ_PIECE;
+    m->read_whole = setting > 0 ? (size_t)setting : BTL_OFI_READ_WHOLE;
+    if (m->read_piece > m->max_msg_size) {
+        m->read_piece = m->max_msg_size;
     }
-    if (fgets(out, (int)len, f) == NULL) {
-        out[0] = '\0';
+    if (m->read_whole > m->max_msg_size) {
+        m->read_whole = m->max_msg_size;
     }
-    out[strcspn(out, "\n")] = '\0';
-    fclose(f);
 }
 
-/* Sets the size of one read; WHY gets the words the info line gives for it. */
-static void ofi_choose_read_size(struct btl_ofi_module *m, long setting, char *why, size_t len)
+/* The info line's words for how large messages are read; SET: COMM_OFI_READ_SIZE is. */
+static void ofi_read_text(const struct btl_ofi_module *m, bool set, char *out, size_t len)
 {
-    char congestion[32] = "";
+    char piece[32], whole[32];
 
-    why[0] = '\0';
-    if (setting > 0) {
-        snprintf(why, len, " (COMM_OFI_READ_SIZE)");
-    } else if (comm_btl_ofi_over_tcp(m->provider)) {
-        ofi_tcp_congestion(congestion, sizeof(congestion));
-        snprintf(why, len, " (TCP congestion control %s)", congestion[0] ? congestion : "unknown");
+    ofi_bytes_text(m->read_piece, piece, sizeof(piece));
+    if (m->read_whole == m->read_piece) {
+        snprintf(out, len, "in pieces of %s%s", piece, set ? " (COMM_OFI_READ_SIZE)" : "");
+        return;
     }
-    m->read_size = comm_btl_ofi_read_size(setting, m->provider, congestion[0] ? congestion : NULL);
-    if (m->read_size > m->max_msg_size) {
-        m->read_size = m->max_msg_size;
-    }
+    ofi_bytes_text(m->read_whole, whole, sizeof(whole));
+    snprintf(out, len, "in pieces of %s or whole up to %s, whichever delivers faster to each peer",
+             piece, whole);
 }
 
 /*
@@ -349,7 +344,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     struct ofi_settings s;
     struct comm_btl_ofi_devices devices;
     struct btl_ofi_module *m;
-    char expected[256], allowed[256], iface[IF_NAMESIZE + 1], read_text[16], read_why[64];
+    char expected[256], allowed[256], iface[IF_NAMESIZE + 1], read_text[160];
     bool all_local = self->local_size == self->size;
     bool serve_local = !comm_btl_shm_is_enabled();
     bool needed = self->size > self->local_size || (serve_local && self->local_size > 1);
@@ -408,7 +403,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->inject_size = m->info->tx_attr->inject_size;
     m->iov_limit = m->info->tx_attr->iov_limit > 0 ? m->info->tx_attr->iov_limit : 1;
     m->max_msg_size = m->info->ep_attr->max_msg_size;
-    ofi_choose_read_size(m, s.read_size, read_why, sizeof(read_why));
+    ofi_choose_read_size(m, s.read_size);
     if (m->max_msg_size < m->frag_size) {
         comm_log_error("btl_ofi",
                        "provider %s carries messages of at most %zu bytes, less "
@@ -432,15 +427,14 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     }
     comm_btl_ofi_interface_of(m->info, iface, sizeof(iface));
     comm_btl_ofi_devices_describe(&devices, allowed, sizeof(allowed));
-    ofi_bytes_text(m->read_size, read_text, sizeof(read_text));
+    ofi_read_text(m, s.read_size > 0, read_text, sizeof(read_text));
     comm_log_info("btl_ofi",
                   "provider %s, fabric %s, domain %s%s%s (allowed devices: %s, from "
-                  "%s); large messages %s%s%s",
+                  "%s); large messages %s%s",
                   m->provider, m->info->fabric_attr->name, m->info->domain_attr->name,
                   iface[0] ? ", interface " : "", iface, allowed, devices.source,
-                  m->rma ? "read from the sender's memory in pieces of "
-                         : "copied through fragments",
-                  m->rma ? read_text : "", m->rma ? read_why : "");
+                  m->rma ? "read from the sender's memory " : "copied through fragments",
+                  m->rma ? read_text : "");
     *module_out = &m->base;
     return COMM_OK;
 out_close:
@@ -563,6 +557,7 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
     ep->base.peer = peer->rank;
     ep->addr = addr;
     ep->credits = m->credits_per_peer;
+    comm_btl_ofi_tune_init(&ep->tune, m->read_whole > m->read_piece ? m->read_piece : 0);
     m->eps[peer->rank] = ep;
     rc = ofi_add_rx(m);
     if (rc < 0) {
@@ -640,6 +635,17 @@ static void btl_ofi_close(struct comm_btl_module *module)
                       "%lu fragments went in %lu packs while peers had no receive buffer "
                       "left for them (COMM_OFI_CREDITS %ld)",
                       m->packed_frags, m->packs_sent, m->credits_per_peer);
+    }
+    for (long r = 0; r < m->size; r++) {
+        char chosen[512];
+
+        if (m->eps[r] == NULL) {
+            continue;
+        }
+        comm_btl_ofi_tune_describe(&m->eps[r]->tune, chosen, sizeof(chosen));
+        if (chosen[0] != '\0') {
+            comm_log_info("btl_ofi", "large messages from rank %ld were read %s", r, chosen);
+        }
     }
     /* Sends still in flight (credit messages, the last answers) get a moment to leave;
      * a peer that has already closed may never complete them. */

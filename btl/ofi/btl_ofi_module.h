@@ -55,6 +55,7 @@
 #include "btl/btl.h"
 #include "btl/ofi/btl_ofi.h"
 #include "btl/ofi/btl_ofi_mr_cache.h"
+#include "btl/ofi/btl_ofi_tune.h"
 
 enum {
     BTL_OFI_TX_BUFFERS = 256, /* send buffers of the module */
@@ -148,6 +149,7 @@ struct btl_ofi_endpoint {
     struct btl_ofi_tx *backlog_tail;
     bool in_backlog_list;
     struct btl_ofi_endpoint *backlog_next;
+    struct comm_btl_ofi_tune tune; /* how its large messages are read */
 };
 
 struct btl_ofi_module {
@@ -167,7 +169,8 @@ struct btl_ofi_module {
     size_t inject_size;
     size_t iov_limit;
     size_t max_msg_size;
-    size_t read_size; /* bytes of one fi_read (comm_btl_ofi_read_size) */
+    size_t read_piece; /* bytes of one fi_read when reading in pieces */
+    size_t read_whole; /* ... when reading whole (the same when COMM_OFI_READ_SIZE is set) */
     char provider[64];
 
     size_t frag_size; /* bytes of a receive or send buffer, our header included */

@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int ofi_mr_open(struct btl_ofi_module *m, void *ptr, size_t len, uint64_t access,
                        uint64_t requested_key, struct fid_mr **mr_out)
@@ -232,13 +233,14 @@ static int ofi_post_read(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, 
     return COMM_OK;
 }
 
-/* Reads LEN bytes at the peer's RADDR into the contiguous DST, in chunks, several in flight. */
+/* Reads LEN bytes at the peer's RADDR into the contiguous DST, in reads of at most PIECE bytes,
+ * several in flight. */
 static int ofi_read_into(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
                          struct ofi_batch *batch, char *dst, size_t len, uint64_t raddr,
-                         uint64_t key)
+                         uint64_t key, size_t piece)
 {
     while (len > 0) {
-        size_t n = len < m->read_size ? len : m->read_size; /* at most max_msg_size */
+        size_t n = len < piece ? len : piece; /* at most max_msg_size */
         int rc;
 
         if (batch->n == BTL_OFI_READS_IN_FLIGHT) {
@@ -275,7 +277,7 @@ static int ofi_get_scattered(struct btl_ofi_module *m, struct btl_ofi_endpoint *
     }
     while (len > 0) {
         size_t n = len < BTL_OFI_BOUNCE ? len : BTL_OFI_BOUNCE;
-        int rc = ofi_read_into(m, ep, &batch, m->bounce, n, raddr, key);
+        int rc = ofi_read_into(m, ep, &batch, m->bounce, n, raddr, key, m->read_piece);
         int wrc = ofi_wait_batch(m, &batch);
 
         if (rc < 0 || wrc < 0) {
@@ -305,6 +307,14 @@ static int ofi_get_scattered(struct btl_ofi_module *m, struct btl_ofi_endpoint *
     return COMM_OK;
 }
 
+static uint64_t ofi_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
                      uint64_t remote, uint64_t remote_key, size_t len)
 {
@@ -313,6 +323,9 @@ int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, 
     uint64_t key = m->virt_addr ? remote_key - 1 : remote_key;
     uint64_t raddr = m->virt_addr ? remote : remote - remote_key;
     struct ofi_batch batch = {.n = 0};
+    enum comm_btl_ofi_read_way way;
+    size_t left = len;
+    uint64_t start;
     int rc = COMM_OK, wrc;
 
     if (!m->rma || remote_key == 0) {
@@ -321,19 +334,25 @@ int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, 
     if (nlocal > 1 && len < nlocal * BTL_OFI_SMALL_PIECE) {
         return ofi_get_scattered(m, ep, local, nlocal, raddr, key, len);
     }
-    for (size_t i = 0; i < nlocal && len > 0 && rc == COMM_OK; i++) {
-        size_t n = local[i].iov_len < len ? local[i].iov_len : len;
+    way = comm_btl_ofi_tune_choose(&ep->tune, len);
+    start = ofi_now_ns();
+    for (size_t i = 0; i < nlocal && left > 0 && rc == COMM_OK; i++) {
+        size_t n = local[i].iov_len < left ? local[i].iov_len : left;
 
-        rc = ofi_read_into(m, ep, &batch, local[i].iov_base, n, raddr, key);
+        rc = ofi_read_into(m, ep, &batch, local[i].iov_base, n, raddr, key,
+                           way == COMM_BTL_OFI_READ_WHOLE ? m->read_whole : m->read_piece);
         raddr += n;
-        len -= n;
+        left -= n;
     }
     wrc = ofi_wait_batch(m, &batch);
     if (rc == COMM_OK) {
         rc = wrc;
     }
-    if (rc == COMM_OK && len > 0) {
+    if (rc == COMM_OK && left > 0) {
         return COMM_ERR_BAD_PARAM; /* the local side is smaller than LEN */
+    }
+    if (rc == COMM_OK) {
+        comm_btl_ofi_tune_record(&ep->tune, len, way, ofi_now_ns() - start);
     }
     return rc;
 }

@@ -1,13 +1,15 @@
 /*
  * btl_ofi_test.c - the pure parts of the libfabric transport: COMM_BACKEND names to provider
  * strings, device lists (COMM_DEVICE_ALLOWLIST, COMM_NET_INTERFACES) and which devices they
- * allow, the registration cache (hits, least-recently-used eviction, entries in use kept), and
- * the sizing of the receive buffers to COMM_OFI_RECV_MEMORY.
+ * allow, the registration cache (hits, least-recently-used eviction, entries in use kept), the
+ * sizing of the receive buffers to COMM_OFI_RECV_MEMORY, and how large messages are read
+ * (in pieces or whole, by what each way delivered).
  */
 #include "config.h"
 
 #include "btl/ofi/btl_ofi.h"
 #include "btl/ofi/btl_ofi_mr_cache.h"
+#include "btl/ofi/btl_ofi_tune.h"
 #include "runtime/error.h"
 #include "test/unit/unit.h"
 
@@ -357,33 +359,126 @@ static void expect_default_sizing(long peers, long frag, long credits, bool over
     ck_assert(s.over == over);
 }
 
-/* A peer's credit messages on the way each carry back at least half the credits, and never
- * more than all of them together. */
-START_TEST(read_size_follows_the_setting_then_the_congestion_control)
+enum { KIB = 1024 };
+
+START_TEST(tune_classes_start_above_one_piece)
 {
-    /* The providers that run over the kernel's TCP, and some that do not. */
-    ck_assert(comm_btl_ofi_over_tcp("net"));
-    ck_assert(comm_btl_ofi_over_tcp("tcp"));
-    ck_assert(comm_btl_ofi_over_tcp("tcp;ofi_rxm"));
-    ck_assert(!comm_btl_ofi_over_tcp("verbs;ofi_rxm"));
-    ck_assert(!comm_btl_ofi_over_tcp("shm"));
-    ck_assert(!comm_btl_ofi_over_tcp("netdir"));
-    /* A size set by the user is kept, whatever the provider. */
-    ck_assert_uint_eq(comm_btl_ofi_read_size(4096, "net", "bbr"), 4096);
-    ck_assert_uint_eq(comm_btl_ofi_read_size(3 << 20, "verbs;ofi_rxm", NULL), 3 << 20);
-    /* TCP: small pieces under bbr only; large ones under others, or when unknown. */
-    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "net", "bbr"), 512 << 10);
-    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "tcp;ofi_rxm", "bbr"), 512 << 10);
-    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "net", "cubic"), 4 << 20);
-    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "net", "reno"), 4 << 20);
-    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "net", "bbr2"), 4 << 20);
-    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "net", NULL), 4 << 20);
-    /* Other providers: small pieces, whatever the kernel's TCP does. */
-    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "verbs;ofi_rxm", "cubic"), 512 << 10);
-    ck_assert_uint_eq(comm_btl_ofi_read_size(0, "shm", NULL), 512 << 10);
+    struct comm_btl_ofi_tune t;
+
+    comm_btl_ofi_tune_init(&t, 512 * KIB);
+    ck_assert_int_eq(comm_btl_ofi_tune_class_of(&t, 0), -1);
+    ck_assert_int_eq(comm_btl_ofi_tune_class_of(&t, 512 * KIB), -1);
+    ck_assert_int_eq(comm_btl_ofi_tune_class_of(&t, 512 * KIB + 1), 0);
+    ck_assert_int_eq(comm_btl_ofi_tune_class_of(&t, MIB), 0);
+    ck_assert_int_eq(comm_btl_ofi_tune_class_of(&t, MIB + 1), 1);
+    ck_assert_int_eq(comm_btl_ofi_tune_class_of(&t, 4 * MIB), 2);
+    ck_assert_int_eq(comm_btl_ofi_tune_class_of(&t, 8 * MIB), 3);
+    ck_assert_int_eq(comm_btl_ofi_tune_class_of(&t, 8 * MIB + 1), 4);
+    ck_assert_int_eq(comm_btl_ofi_tune_class_of(&t, (size_t)1 << 40), 4);
+    /* Messages a single piece holds are read whole and never counted. */
+    ck_assert_int_eq(comm_btl_ofi_tune_choose(&t, 4096), COMM_BTL_OFI_READ_WHOLE);
+    ck_assert(!comm_btl_ofi_tune_record(&t, 4096, COMM_BTL_OFI_READ_WHOLE, 1000));
+    /* A piece of 0 (COMM_OFI_READ_SIZE set): nothing is tuned. */
+    comm_btl_ofi_tune_init(&t, 0);
+    ck_assert_int_eq(comm_btl_ofi_tune_class_of(&t, 64 * MIB), -1);
+    ck_assert_int_eq(comm_btl_ofi_tune_choose(&t, 64 * MIB), COMM_BTL_OFI_READ_WHOLE);
 }
 END_TEST
 
+/* Reads LEN-byte messages N times the way T chooses, each taking NS_PIECES or NS_WHOLE; returns
+ * how many were read whole. */
+static int tune_run(struct comm_btl_ofi_tune *t, size_t len, int n, uint64_t ns_pieces,
+                    uint64_t ns_whole)
+{
+    int whole = 0;
+
+    for (int i = 0; i < n; i++) {
+        enum comm_btl_ofi_read_way w = comm_btl_ofi_tune_choose(t, len);
+
+        whole += w == COMM_BTL_OFI_READ_WHOLE;
+        comm_btl_ofi_tune_record(t, len, w, w == COMM_BTL_OFI_READ_WHOLE ? ns_whole : ns_pieces);
+    }
+    return whole;
+}
+
+START_TEST(tune_tries_both_ways_then_keeps_the_faster)
+{
+    struct comm_btl_ofi_tune t;
+    char text[256];
+
+    comm_btl_ofi_tune_init(&t, 512 * KIB);
+    /* Two reads of each way in turn, pieces first; the first of each only warms up: its
+     * time (here absurd) is not kept. */
+    ck_assert_int_eq(comm_btl_ofi_tune_choose(&t, MIB), COMM_BTL_OFI_READ_PIECES);
+    ck_assert(!comm_btl_ofi_tune_record(&t, MIB, COMM_BTL_OFI_READ_PIECES, 1000000000));
+    ck_assert_int_eq(comm_btl_ofi_tune_choose(&t, MIB), COMM_BTL_OFI_READ_WHOLE);
+    ck_assert(!comm_btl_ofi_tune_record(&t, MIB, COMM_BTL_OFI_READ_WHOLE, 1));
+    ck_assert_int_eq(comm_btl_ofi_tune_choose(&t, MIB), COMM_BTL_OFI_READ_PIECES);
+    ck_assert(!comm_btl_ofi_tune_record(&t, MIB, COMM_BTL_OFI_READ_PIECES, 150000));
+    comm_btl_ofi_tune_describe(&t, text, sizeof(text));
+    ck_assert_str_eq(text, ""); /* nothing chosen yet */
+    ck_assert_int_eq(comm_btl_ofi_tune_choose(&t, MIB), COMM_BTL_OFI_READ_WHOLE);
+    /* Both measured: the way is chosen, and the record says so. */
+    ck_assert(comm_btl_ofi_tune_record(&t, MIB, COMM_BTL_OFI_READ_WHOLE, 100000));
+    ck_assert_int_eq(t.cls[0].chosen, COMM_BTL_OFI_READ_WHOLE);
+    comm_btl_ofi_tune_describe(&t, text, sizeof(text));
+    ck_assert_str_eq(text, "up to 1 MiB whole (10486 MB/s; in pieces 6991)");
+    /* From then on the faster way, but every 32nd message of the class the other: 128 more
+     * messages bring the count to 132, so 4 of them go in pieces. */
+    ck_assert_int_eq(tune_run(&t, MIB, 128, 150000, 100000), 124);
+    ck_assert_int_eq(t.cls[0].chosen, COMM_BTL_OFI_READ_WHOLE);
+    /* Other classes learn on their own. */
+    ck_assert(!t.cls[2].decided);
+    ck_assert_int_eq(tune_run(&t, 4 * MIB, 4 + 64, 400000, 800000), 2 + 2);
+    ck_assert_int_eq(t.cls[2].chosen, COMM_BTL_OFI_READ_PIECES);
+    comm_btl_ofi_tune_describe(&t, text, sizeof(text));
+    ck_assert_str_eq(text, "up to 1 MiB whole (10486 MB/s; in pieces 6991), up to 4 MiB in "
+                           "pieces (10486 MB/s; whole 5243)");
+    tune_run(&t, 64 * MIB, 4, 8000000, 6000000);
+    comm_btl_ofi_tune_describe(&t, text, sizeof(text));
+    ck_assert_ptr_nonnull(strstr(text, ", above 8 MiB whole (11185 MB/s; in pieces 8389)"));
+}
+END_TEST
+
+START_TEST(tune_follows_a_path_that_changes)
+{
+    struct comm_btl_ofi_tune t;
+    int flips = 0;
+
+    comm_btl_ofi_tune_init(&t, 512 * KIB);
+    tune_run(&t, 2 * MIB, 4, 300000, 200000);
+    ck_assert_int_eq(t.cls[1].chosen, COMM_BTL_OFI_READ_WHOLE);
+    /* Whole reads become three times as slow: the way changes within a few messages. */
+    for (int i = 0; i < 8; i++) {
+        enum comm_btl_ofi_read_way w = comm_btl_ofi_tune_choose(&t, 2 * MIB);
+
+        flips += comm_btl_ofi_tune_record(&t, 2 * MIB, w,
+                                          w == COMM_BTL_OFI_READ_WHOLE ? 600000 : 300000);
+    }
+    ck_assert_int_eq(t.cls[1].chosen, COMM_BTL_OFI_READ_PIECES);
+    ck_assert_int_eq(flips, 1);
+    /* Then the pieces slow down: the tries of whole reads every 32nd message find it. */
+    ck_assert_int_gt(tune_run(&t, 2 * MIB, 256, 900000, 600000), 150);
+    ck_assert_int_eq(t.cls[1].chosen, COMM_BTL_OFI_READ_WHOLE);
+}
+END_TEST
+
+START_TEST(tune_one_stalled_read_does_not_change_the_way)
+{
+    struct comm_btl_ofi_tune t;
+
+    comm_btl_ofi_tune_init(&t, 512 * KIB);
+    tune_run(&t, MIB, 4, 200000, 100000);
+    ck_assert_int_eq(t.cls[0].chosen, COMM_BTL_OFI_READ_WHOLE);
+    /* A read of the chosen way that stalls a hundred times as long counts as at most twice. */
+    ck_assert(!comm_btl_ofi_tune_record(&t, MIB, COMM_BTL_OFI_READ_WHOLE, 10000000));
+    ck_assert_int_eq(t.cls[0].chosen, COMM_BTL_OFI_READ_WHOLE);
+    ck_assert(t.cls[0].ns_per_byte[COMM_BTL_OFI_READ_WHOLE] < 1.3 * 100000.0 / MIB);
+}
+END_TEST
+
+/* A peer's credit messages on the way each carry back at least half the credits, and never
+ * more than all of them together. */
 START_TEST(spares_cover_every_credit_message_on_the_way)
 {
     ck_assert_int_eq(comm_btl_ofi_spares(2), 2);
@@ -510,7 +605,10 @@ int main(void)
     tcase_add_test(tc, cache_never_evicts_entries_in_use);
     tcase_add_test(tc, cache_replaces_idle_overlapping_entries);
     tcase_add_test(tc, cache_reports_a_refused_registration);
-    tcase_add_test(tc, read_size_follows_the_setting_then_the_congestion_control);
+    tcase_add_test(tc, tune_classes_start_above_one_piece);
+    tcase_add_test(tc, tune_tries_both_ways_then_keeps_the_faster);
+    tcase_add_test(tc, tune_follows_a_path_that_changes);
+    tcase_add_test(tc, tune_one_stalled_read_does_not_change_the_way);
     tcase_add_test(tc, spares_cover_every_credit_message_on_the_way);
     tcase_add_test(tc, sizing_keeps_the_defaults_while_they_fit);
     tcase_add_test(tc, sizing_shrinks_fragments_then_credits_then_fragments);
