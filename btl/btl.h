@@ -31,7 +31,10 @@
  * Reading: `get` is synchronous.  A btl whose reads need its progress (a network btl) polls
  * while it waits, but queues what arrives meanwhile for its next progress call: the runtime's
  * receive function is never entered again from inside itself.  `put`, the write into memory a
- * peer offered, is synchronous in the same way.
+ * peer offered, is synchronous in the same way.  `get_start` is the asynchronous read: it
+ * returns once the read is under way, and the btl's progress calls the runtime's done
+ * function when it ended, so reads of several messages overlap; a btl without it points at
+ * the stub, and the runtime then uses `get`.
  *
  * Ownership and threads: a module and its endpoints belong to the btl; the runtime calls every
  * operation from the thread that holds the progress lock (one thread at a time).
@@ -93,6 +96,19 @@ typedef int (*comm_btl_send_fn)(struct comm_btl_endpoint *ep, const void *hdr, s
  */
 typedef int (*comm_btl_get_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
                                size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len);
+/* Called from a btl's progress call when a read that get_start began has ended: STATUS is COMM_OK
+ * when every byte was read, else a negative status (logged by the btl). */
+typedef void (*comm_btl_get_done_fn)(void *ctx, int status);
+/*
+ * Begins reading LEN bytes at the peer's address REMOTE (with REMOTE_KEY) into the local iovec,
+ * which must stay in place until DONE(CTX, status) is called, from a later progress call of the
+ * btl, never from inside get_start.  Returns COMM_OK when begun, COMM_ERR_NOT_SUPPORTED when
+ * the btl cannot read this way (the runtime then uses get), or another negative status
+ * (nothing was begun, DONE is not called).
+ */
+typedef int (*comm_btl_get_start_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
+                                     size_t nlocal, uint64_t remote, uint64_t remote_key,
+                                     size_t len, comm_btl_get_done_fn done, void *ctx);
 /*
  * Writes LEN bytes of the local iovec at the peer's address REMOTE (with REMOTE_KEY, from the
  * peer's register_mem of that memory), memory the peer offered for it.  Returns COMM_OK when
@@ -143,6 +159,7 @@ struct comm_btl_ops {
     comm_btl_wired_fn wired;
     comm_btl_flush_fn flush;
     comm_btl_put_fn put;
+    comm_btl_get_start_fn get_start;
 };
 
 /* The common head of every module; a btl embeds it first in its own module struct. */

@@ -13,6 +13,10 @@
  * message waits for its sender to enter the library.  Only when the sender has a core to spare
  * (see p2p_share_out).
  *
+ * A read the transport can do without waiting (get_start) is begun, and the receive completes,
+ * FIN going back, when the transport says it ended; so the reads of messages that arrive one
+ * after another overlap.  Otherwise the receiver waits in get.
+ *
  * Layer: runtime core.  Must not: check MPI arguments, or reach into a btl's internals.
  */
 #include "config.h"
@@ -501,6 +505,21 @@ static void p2p_on_share(long peer, const struct p2p_ctl_hdr *h)
     p2p_answer(peer, P2P_SHARED, h->sreq, h->rreq, rc == COMM_OK ? h->len : 0);
 }
 
+/* A read into REQ from world rank PEER has ended with RC: lets the sender complete (FIN), then
+ * completes REQ. */
+static void p2p_end_read(struct comm_request *req, long peer, int rc)
+{
+    p2p_answer(peer, P2P_FIN, req->peer_req, 0, 0);
+    if (rc < 0) {
+        comm_log_error("runtime", "reading a %zu-byte message from rank %ld failed: %s",
+                       req->msg_len, peer, comm_strerror(rc));
+        comm_status_set_bytes(&req->status, 0);
+        comm_request_complete(req, MPI_ERR_OTHER);
+        return;
+    }
+    p2p_finish_recv(req);
+}
+
 /* The receiver's side of SHARED: reads the sender's part if it could not write it, then
  * completes and lets the sender complete. */
 static void p2p_on_shared(const struct p2p_ctl_hdr *h)
@@ -517,15 +536,35 @@ static void p2p_on_shared(const struct p2p_ctl_hdr *h)
         rc = ep->module->ops->get(ep, &iov, 1, req->split_addr + req->split, req->split_key,
                                   iov.iov_len);
     }
-    p2p_answer(req->split_peer, P2P_FIN, req->peer_req, 0, 0);
-    if (rc < 0) {
-        comm_log_error("runtime", "reading a %zu-byte message from rank %ld failed: %s",
-                       req->msg_len, req->split_peer, comm_strerror(rc));
-        comm_status_set_bytes(&req->status, 0);
-        comm_request_complete(req, MPI_ERR_OTHER);
-        return;
+    p2p_end_read(req, req->split_peer, rc);
+}
+
+/* The transport's word that the read get_start began for REQ has ended. */
+static void p2p_on_read_done(void *ctx, int status)
+{
+    struct comm_request *req = ctx;
+
+    p2p_end_read(req, req->read_peer, status);
+}
+
+/*
+ * Begins reading the message of an RTS into REQ's contiguous memory without waiting for it, so
+ * that the reads of messages that follow overlap; REQ completes when the transport says the
+ * read ended.  Returns COMM_OK when begun, else what get_start said.
+ */
+static int p2p_read_start(struct comm_request *req, const struct p2p_arrival *a)
+{
+    struct comm_btl_endpoint *ep = p2p_procs[a->peer].ep;
+    struct iovec iov = {p2p_contig_base(req), req->want};
+    int rc;
+
+    req->read_peer = a->peer;
+    req->peer_req = a->sreq;
+    rc = ep->module->ops->get_start(ep, &iov, 1, a->addr, a->key, req->want, p2p_on_read_done, req);
+    if (rc == COMM_OK) {
+        req->state = COMM_REQUEST_READING;
     }
-    p2p_finish_recv(req);
+    return rc;
 }
 
 /* Delivers a matched message into REQ. */
@@ -556,22 +595,21 @@ static void p2p_deliver(struct comm_request *req, const struct p2p_arrival *a)
     if (req->want > 0 && p2p_share_out(req, a)) {
         return;
     }
-    rc = req->want > 0 ? p2p_read(req, a) : COMM_OK;
+    rc = req->want > 0 && req->dt->contiguous ? p2p_read_start(req, a) : COMM_ERR_NOT_SUPPORTED;
+    if (rc == COMM_OK) {
+        return;
+    }
+    if (rc == COMM_ERR_NOT_SUPPORTED) {
+        rc = req->want > 0 ? p2p_read(req, a) : COMM_OK;
+    }
     if (rc == COMM_ERR_NOT_SUPPORTED) {
         req->state = COMM_REQUEST_RECEIVING;
         req->done = 0;
         p2p_answer(a->peer, P2P_CTS, a->sreq, p2p_id_of(req), req->want);
         return;
     }
-    p2p_answer(a->peer, P2P_FIN, a->sreq, 0, 0);
-    if (rc < 0) {
-        comm_log_error("runtime", "reading a %llu-byte message from rank %ld failed: %s",
-                       (unsigned long long)a->len, a->peer, comm_strerror(rc));
-        comm_status_set_bytes(&req->status, 0);
-        comm_request_complete(req, MPI_ERR_OTHER);
-        return;
-    }
-    p2p_finish_recv(req);
+    req->peer_req = a->sreq;
+    p2p_end_read(req, a->peer, rc);
 }
 
 static void p2p_arrival_of(const struct comm_unexpected *u, struct p2p_arrival *a)

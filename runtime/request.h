@@ -47,6 +47,7 @@ enum comm_request_state {
     COMM_REQUEST_STREAM,   /* send: copying fragments through the transport (after CTS) */
     COMM_REQUEST_RECEIVING, /* recv: matched, data arriving in fragments */
     COMM_REQUEST_SHARED,    /* recv: matched, shared out, waiting for the sender's part */
+    COMM_REQUEST_READING,   /* recv: matched, the transport reading it (get_start) */
     COMM_REQUEST_DONE,
 };
 
@@ -80,6 +81,7 @@ struct comm_request {
     uint64_t rndv_key;          /* send: the transport's registration of what the peer reads */
     bool rndv_registered;       /* send: rndv_key holds a registration to release */
     uint64_t peer_req;          /* the other side's request id */
+    long read_peer;             /* recv, COMM_REQUEST_READING: the sender's world rank */
     /* recv, shared out (COMM_REQUEST_SHARED): the sender writes [split, want) */
     long split_peer;            /* the sender's world rank */
     size_t split;               /* where the sender's part starts */

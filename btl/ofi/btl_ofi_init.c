@@ -598,6 +598,7 @@ static void ofi_close_fid(struct fid *fid, const char *what)
 
 static void ofi_close_all(struct btl_ofi_module *m)
 {
+    comm_btl_ofi_drop_gets(m);
     comm_btl_ofi_mr_cache_flush(&m->mrs);
     ofi_close_fid(m->ep != NULL ? &m->ep->fid : NULL, "endpoint");
     for (size_t i = 0; i < m->rx_nchunks; i++) {
@@ -635,6 +636,11 @@ static void btl_ofi_close(struct comm_btl_module *module)
                       "%lu fragments went in %lu packs while peers had no receive buffer "
                       "left for them (COMM_OFI_CREDITS %ld)",
                       m->packed_frags, m->packs_sent, m->credits_per_peer);
+    }
+    if (m->gets_started > 0) {
+        comm_log_info("btl_ofi",
+                      "%lu large messages were read while others went on, up to %lu at once",
+                      m->gets_started, m->gets_most);
     }
     for (long r = 0; r < m->size; r++) {
         char chosen[512];
@@ -674,6 +680,7 @@ const struct comm_btl_ops comm_btl_ofi = {
     .commit = comm_btl_ofi_commit,
     .send = comm_btl_ofi_send,
     .get = comm_btl_ofi_get,
+    .get_start = comm_btl_ofi_get_start,
     .register_mem = comm_btl_ofi_register,
     .deregister_mem = comm_btl_ofi_deregister,
     .progress = comm_btl_ofi_progress,

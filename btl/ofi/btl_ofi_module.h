@@ -96,6 +96,7 @@ enum btl_ofi_op_type {
     BTL_OFI_OP_RECV = 1,
     BTL_OFI_OP_SEND,
     BTL_OFI_OP_READ,
+    BTL_OFI_OP_AREAD, /* one read of an asynchronous get */
 };
 
 /* The head of every operation's context: what libfabric may use, then what we are. */
@@ -129,6 +130,38 @@ struct btl_ofi_read {
     struct btl_ofi_op op;
     bool done;
     int status;
+};
+
+struct btl_ofi_get;
+
+/* One read of an asynchronous get. */
+struct btl_ofi_aread {
+    struct btl_ofi_op op;
+    struct btl_ofi_get *get;
+    struct comm_btl_ofi_mr *local; /* the registration it lands in (FI_MR_LOCAL), held */
+    bool busy;                     /* posted, not completed */
+};
+
+/* An asynchronous get (get_start), from its start until its done function is called.  Owned by
+ * the module. */
+struct btl_ofi_get {
+    struct btl_ofi_get *next; /* the module's list of gets */
+    struct btl_ofi_endpoint *ep;
+    char *dst; /* what is left to post: LEFT bytes into DST from the peer's RADDR */
+    size_t left;
+    uint64_t raddr;
+    uint64_t key;
+    size_t piece; /* bytes of one read */
+    size_t len;
+    enum comm_btl_ofi_read_way way;
+    uint64_t start_ns;
+    unsigned long seq; /* the module's gets_started when it began */
+    bool alone;        /* no other get was under way when it began */
+    unsigned inflight;
+    int status;
+    comm_btl_get_done_fn done;
+    void *ctx;
+    struct btl_ofi_aread reads[BTL_OFI_READS_IN_FLIGHT];
 };
 
 /* A peer served by ofi.  Owned by the module. */
@@ -208,6 +241,12 @@ struct btl_ofi_module {
     uint64_t next_key; /* keys we choose when the provider does not (no FI_MR_PROV_KEY) */
     struct comm_btl_ofi_mr_cache mrs;
     char *bounce; /* BTL_OFI_BOUNCE bytes for reads into scattered pieces, made on first use */
+    struct btl_ofi_get *gets; /* asynchronous gets under way, oldest first */
+    struct btl_ofi_get *gets_tail;
+    unsigned long gets_started;
+    unsigned long gets_now; /* under way now, and at most at once */
+    unsigned long gets_most;
+    unsigned areads; /* reads of asynchronous gets in flight, at most BTL_OFI_READS_IN_FLIGHT */
 };
 
 extern const struct comm_btl_ops comm_btl_ofi;
@@ -260,6 +299,14 @@ int comm_btl_ofi_register(struct comm_btl_module *module, void *ptr, size_t len,
 int comm_btl_ofi_deregister(struct comm_btl_module *module, uint64_t key);
 int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
                      uint64_t remote, uint64_t remote_key, size_t len);
+int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
+                           uint64_t remote, uint64_t remote_key, size_t len,
+                           comm_btl_get_done_fn done, void *ctx);
+/* Posts the further reads of asynchronous gets and calls the done function of those that
+ * ended; called by progress, outside any delivery.  Returns how many ended. */
+int comm_btl_ofi_advance_gets(struct btl_ofi_module *m);
+/* Frees the gets still under way at close (their done functions are not called). */
+void comm_btl_ofi_drop_gets(struct btl_ofi_module *m);
 /* Sets up registration (rma, virt_addr, the cache) once the domain is open. */
 void comm_btl_ofi_rdma_init(struct btl_ofi_module *m, long cache_size);
 /* Registers memory the module owns (buffers) for local use; desc_out NULL when not needed. */

@@ -1,8 +1,9 @@
 /*
  * btl_ofi_progress.c - reading the completion queue and delivering fragments in order.
  *
- * Layer: btl/ofi.  Must not: deliver a fragment from inside the runtime's receive function
- * (a get waiting for its read queues what arrives instead), or block.
+ * Layer: btl/ofi.  Must not: deliver a fragment or end an asynchronous get from inside the
+ * runtime's receive function (a get waiting for its read queues what arrives instead), or
+ * block.
  */
 #include "config.h"
 
@@ -117,6 +118,17 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
         r->done = true;
         break;
     }
+    case BTL_OFI_OP_AREAD: {
+        struct btl_ofi_aread *a = (struct btl_ofi_aread *)op;
+
+        comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s (%s)", a->get->len,
+                       a->get->ep->base.peer, fi_strerror(err.err), text);
+        a->get->status = COMM_ERR_SYSTEM;
+        a->get->inflight--;
+        m->areads--;
+        a->busy = false;
+        break;
+    }
     }
 }
 
@@ -148,6 +160,11 @@ int comm_btl_ofi_poll(struct btl_ofi_module *m)
             break;
         case BTL_OFI_OP_READ:
             ((struct btl_ofi_read *)op)->done = true;
+            break;
+        case BTL_OFI_OP_AREAD:
+            ((struct btl_ofi_aread *)op)->busy = false;
+            ((struct btl_ofi_aread *)op)->get->inflight--;
+            m->areads--;
             break;
         }
     }
@@ -209,6 +226,9 @@ int comm_btl_ofi_progress(struct comm_btl_module *module)
         return rc;
     }
     m->delivering = true;
+    if (m->gets != NULL) {
+        delivered += comm_btl_ofi_advance_gets(m);
+    }
     while (m->deliver_head != NULL) {
         struct btl_ofi_rx *rx = m->deliver_head;
         const struct btl_ofi_hdr *h = (const void *)rx->buf;

@@ -356,3 +356,168 @@ int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, 
     }
     return rc;
 }
+
+/* Posts one more read of G into its free slot SLOT: COMM_OK, COMM_AGAIN (the provider is busy:
+ * again at the next progress call) or a status. */
+static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct btl_ofi_aread *a)
+{
+    size_t n = g->left < g->piece ? g->left : g->piece;
+    void *desc = NULL;
+    ssize_t ret;
+
+    if ((m->mr_mode & FI_MR_LOCAL) && a->local == NULL) {
+        int rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, g->dst, n, &a->local);
+
+        if (rc < 0) {
+            return rc;
+        }
+    }
+    if (a->local != NULL) {
+        desc = a->local->desc;
+    }
+    ret = fi_read(m->ep, g->dst, n, desc, g->ep->addr, g->raddr, g->key, &a->op.ctx);
+    if (ret == -FI_EAGAIN) {
+        return COMM_AGAIN;
+    }
+    if (ret != 0) {
+        comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s", n, g->ep->base.peer,
+                       fi_strerror((int)-ret));
+        return COMM_ERR_SYSTEM;
+    }
+    a->busy = true;
+    g->inflight++;
+    m->areads++;
+    g->dst += n;
+    g->raddr += n;
+    g->left -= n;
+    return COMM_OK;
+}
+
+/* Releases what G's ended reads held, and posts its next reads while slots are free. */
+static void ofi_get_feed(struct btl_ofi_module *m, struct btl_ofi_get *g)
+{
+    for (size_t i = 0; i < BTL_OFI_READS_IN_FLIGHT; i++) {
+        struct btl_ofi_aread *a = &g->reads[i];
+
+        if (a->busy) {
+            continue;
+        }
+        if (a->local != NULL) {
+            comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
+            a->local = NULL;
+        }
+        /* Reads in flight are bounded for the module, not per get: the oldest gets go first,
+         * and a flood of messages does not flood the peer with requests. */
+        if (g->status == COMM_OK && g->left > 0 && m->areads < BTL_OFI_READS_IN_FLIGHT) {
+            int rc = ofi_get_post(m, g, a);
+
+            if (rc == COMM_AGAIN) {
+                break;
+            }
+            if (rc < 0) {
+                g->status = rc;
+            }
+        }
+    }
+}
+
+int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
+                           uint64_t remote, uint64_t remote_key, size_t len,
+                           comm_btl_get_done_fn done, void *ctx)
+{
+    struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
+    struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
+    struct btl_ofi_get *g;
+
+    /* Contiguous memory only: scattered pieces go through get and its bounce buffer. */
+    if (!m->rma || remote_key == 0 || nlocal != 1 || local[0].iov_len < len) {
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    g = calloc(1, sizeof(*g));
+    if (g == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    g->ep = ep;
+    g->dst = local[0].iov_base;
+    g->left = len;
+    g->len = len;
+    g->raddr = m->virt_addr ? remote : remote - remote_key;
+    g->key = m->virt_addr ? remote_key - 1 : remote_key;
+    g->way = comm_btl_ofi_tune_choose(&ep->tune, len);
+    g->piece = g->way == COMM_BTL_OFI_READ_WHOLE ? m->read_whole : m->read_piece;
+    g->done = done;
+    g->ctx = ctx;
+    g->alone = m->gets == NULL;
+    g->seq = ++m->gets_started;
+    if (++m->gets_now > m->gets_most) {
+        m->gets_most = m->gets_now;
+    }
+    for (size_t i = 0; i < BTL_OFI_READS_IN_FLIGHT; i++) {
+        g->reads[i].op.type = BTL_OFI_OP_AREAD;
+        g->reads[i].get = g;
+    }
+    if (m->gets_tail != NULL) {
+        m->gets_tail->next = g;
+    } else {
+        m->gets = g;
+    }
+    m->gets_tail = g;
+    g->start_ns = ofi_now_ns();
+    /* The older gets first: they may have room now. */
+    for (struct btl_ofi_get *o = m->gets; o != NULL; o = o->next) {
+        ofi_get_feed(m, o);
+    }
+    return COMM_OK;
+}
+
+int comm_btl_ofi_advance_gets(struct btl_ofi_module *m)
+{
+    struct btl_ofi_get *ended = NULL, **link = &m->gets, *last = NULL;
+    int n = 0;
+
+    while (*link != NULL) {
+        struct btl_ofi_get *g = *link;
+
+        ofi_get_feed(m, g);
+        if (g->inflight > 0 || (g->left > 0 && g->status == COMM_OK)) {
+            last = g;
+            link = &g->next;
+            continue;
+        }
+        *link = g->next;
+        g->next = ended;
+        ended = g;
+        m->gets_now--;
+    }
+    m->gets_tail = last;
+    /* Their done functions last: they may begin other gets. */
+    while (ended != NULL) {
+        struct btl_ofi_get *g = ended;
+
+        ended = g->next;
+        /* Timed only when it had the path to itself, as the tuner compares ways alone. */
+        if (g->status == COMM_OK && g->alone && g->seq == m->gets_started) {
+            comm_btl_ofi_tune_record(&g->ep->tune, g->len, g->way, ofi_now_ns() - g->start_ns);
+        }
+        g->done(g->ctx, g->status);
+        free(g);
+        n++;
+    }
+    return n;
+}
+
+void comm_btl_ofi_drop_gets(struct btl_ofi_module *m)
+{
+    while (m->gets != NULL) {
+        struct btl_ofi_get *g = m->gets;
+
+        m->gets = g->next;
+        for (size_t i = 0; i < BTL_OFI_READS_IN_FLIGHT; i++) {
+            if (g->reads[i].local != NULL) {
+                comm_btl_ofi_mr_cache_release(&m->mrs, g->reads[i].local);
+            }
+        }
+        free(g);
+    }
+    m->gets_tail = NULL;
+}

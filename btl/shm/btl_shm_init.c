@@ -424,4 +424,5 @@ const struct comm_btl_ops comm_btl_shm = {
     .wired = btl_shm_wired,
     .flush = comm_btl_stub_flush,
     .put = comm_btl_shm_put,
+    .get_start = comm_btl_stub_get_start,
 };

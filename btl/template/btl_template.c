@@ -87,4 +87,5 @@ const struct comm_btl_ops comm_btl_template = {
     .wired = btl_template_wired,
     .flush = comm_btl_stub_flush,
     .put = comm_btl_stub_put,
+    .get_start = comm_btl_stub_get_start,
 };

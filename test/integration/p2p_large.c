@@ -2,8 +2,9 @@
  * p2p_large.c - integration test of large messages: blocking and nonblocking transfers of
  * SIZE MiB between pairs of ranks, contiguous and with a strided vector datatype (received
  * both as the same vector and as contiguous elements), every element checked against its
- * pattern and the whole against the sender's checksum; and, with "big", one message larger
- * than 2 GiB.
+ * pattern and the whole against the sender's checksum; a window of 16 messages of SIZE/16 MiB
+ * in flight at once, each followed by a small one with the same tag; and, with "big", one
+ * message larger than 2 GiB.
  *
  *   p2p_large [SIZE-MIB]    (default 64; any number of ranks >= 2: pairs 0-1, 2-3, ...; with
  *                            an odd size the last rank sends to itself)
@@ -158,6 +159,60 @@ static void exchange(int peer, uint64_t *sbuf, uint64_t *rbuf, size_t n, int cou
     check(rbuf, n, n, n, peer, round, "simultaneous exchange");
 }
 
+/*
+ * WINDOW large messages of N / WINDOW elements in flight at once from the lower rank of the
+ * pair to the higher, each followed by a one-element message with the same tag: the receiver
+ * posts every receive first and waits for the last large one first.  The large ones may be
+ * read at once and end in any order; each must still land in the receive it matched in
+ * order, and the small ones complete meanwhile.
+ */
+static void window(int peer, uint64_t *sbuf, uint64_t *rbuf, size_t n, int round)
+{
+    enum { WINDOW = 16 };
+    size_t m = n / WINDOW;
+    MPI_Request reqs[2 * WINDOW];
+    MPI_Status sts[2 * WINDOW];
+    uint64_t small[WINDOW];
+
+    for (int i = 0; i < WINDOW; i++) {
+        uint64_t *slice = (rank < peer ? sbuf : rbuf) + (size_t)i * m;
+
+        if (rank < peer) {
+            fill(slice, m, m, m, round + i);
+            small[i] = value(rank, round + i, m);
+            CHECK_MPI(MPI_Isend(slice, (int)m, MPI_UNSIGNED_LONG_LONG, peer, TAG_DATA,
+                                MPI_COMM_WORLD, &reqs[2 * i]));
+            CHECK_MPI(MPI_Isend(&small[i], 1, MPI_UNSIGNED_LONG_LONG, peer, TAG_DATA,
+                                MPI_COMM_WORLD, &reqs[2 * i + 1]));
+        } else {
+            memset(slice, 0, m * sizeof(*slice));
+            small[i] = 0;
+            CHECK_MPI(MPI_Irecv(slice, (int)m, MPI_UNSIGNED_LONG_LONG, peer, TAG_DATA,
+                                MPI_COMM_WORLD, &reqs[2 * i]));
+            CHECK_MPI(MPI_Irecv(&small[i], 1, MPI_UNSIGNED_LONG_LONG, peer, TAG_DATA,
+                                MPI_COMM_WORLD, &reqs[2 * i + 1]));
+        }
+    }
+    if (rank > peer) {
+        CHECK_MPI(MPI_Wait(&reqs[2 * WINDOW - 2], &sts[2 * WINDOW - 2]));
+        check_status(&sts[2 * WINDOW - 2], peer, MPI_UNSIGNED_LONG_LONG, (int)m);
+    }
+    CHECK_MPI(MPI_Waitall(2 * WINDOW, reqs, sts));
+    if (rank < peer) {
+        return;
+    }
+    for (int i = 0; i < WINDOW; i++) {
+        if (i < WINDOW - 1) {
+            check_status(&sts[2 * i], peer, MPI_UNSIGNED_LONG_LONG, (int)m);
+        }
+        check_status(&sts[2 * i + 1], peer, MPI_UNSIGNED_LONG_LONG, 1);
+        check(rbuf + (size_t)i * m, m, m, m, peer, round + i, "window of messages");
+        if (small[i] != value(peer, round + i, m)) {
+            fail(__LINE__, "small message %d of the window from rank %d is wrong", i, peer);
+        }
+    }
+}
+
 static void run_pairs(int mib)
 {
     size_t n = (size_t)mib << 17; /* 8-byte elements */
@@ -187,6 +242,9 @@ static void run_pairs(int mib)
                  0, "contiguous to vector");
     }
     exchange(peer, sbuf, rbuf, n, count, round++);
+    if (peer != rank) {
+        window(peer, sbuf, rbuf, n, round);
+    }
 
     CHECK_MPI(MPI_Type_free(&vec));
     free(sbuf);

@@ -58,6 +58,7 @@ START_TEST(every_table_is_complete)
         ck_assert_ptr_nonnull(t->close);
         ck_assert_ptr_nonnull(t->wired);
         ck_assert_ptr_nonnull(t->flush);
+        ck_assert_ptr_nonnull(t->get_start);
         ck_assert_ptr_nonnull(t->put);
     }
 }
