@@ -357,7 +357,7 @@ int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, 
     return rc;
 }
 
-/* Posts one more read of G into its free slot SLOT: COMM_OK, COMM_AGAIN (the provider is busy:
+/* Posts the next read of G with its free slot A: COMM_OK, COMM_AGAIN (the provider is busy:
  * again at the next progress call) or a status. */
 static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct btl_ofi_aread *a)
 {
@@ -472,7 +472,7 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
 
 int comm_btl_ofi_advance_gets(struct btl_ofi_module *m)
 {
-    struct btl_ofi_get *ended = NULL, **link = &m->gets, *last = NULL;
+    struct btl_ofi_get *ended = NULL, **ended_tail = &ended, **link = &m->gets, *last = NULL;
     int n = 0;
 
     while (*link != NULL) {
@@ -485,8 +485,9 @@ int comm_btl_ofi_advance_gets(struct btl_ofi_module *m)
             continue;
         }
         *link = g->next;
-        g->next = ended;
-        ended = g;
+        g->next = NULL;
+        *ended_tail = g; /* in the order they began */
+        ended_tail = &g->next;
         m->gets_now--;
     }
     m->gets_tail = last;
