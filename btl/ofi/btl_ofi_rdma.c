@@ -463,8 +463,10 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
     }
     m->gets_tail = g;
     g->start_ns = ofi_now_ns();
-    /* The older gets first: they may have room now. */
-    for (struct btl_ofi_get *o = m->gets; o != NULL; o = o->next) {
+    /* The older gets first, while the module has reads to spare (a stream of messages
+     * leaves many gets waiting for the bound: no need to walk them all). */
+    for (struct btl_ofi_get *o = m->gets; o != NULL && m->areads < BTL_OFI_READS_IN_FLIGHT;
+         o = o->next) {
         ofi_get_feed(m, o);
     }
     return COMM_OK;
