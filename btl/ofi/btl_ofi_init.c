@@ -558,6 +558,8 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
     ep->addr = addr;
     ep->credits = m->credits_per_peer;
     comm_btl_ofi_tune_init(&ep->tune, m->read_whole > m->read_piece ? m->read_piece : 0);
+    comm_btl_ofi_tune_init(&ep->stream_tune, m->read_whole > m->read_piece ? m->read_piece : 0);
+    comm_btl_ofi_tune_set_batch(&ep->stream_tune, BTL_OFI_STREAM_BATCH);
     m->eps[peer->rank] = ep;
     rc = ofi_add_rx(m);
     if (rc < 0) {
@@ -651,6 +653,12 @@ static void btl_ofi_close(struct comm_btl_module *module)
         comm_btl_ofi_tune_describe(&m->eps[r]->tune, chosen, sizeof(chosen));
         if (chosen[0] != '\0') {
             comm_log_info("btl_ofi", "large messages from rank %ld were read %s", r, chosen);
+        }
+        comm_btl_ofi_tune_describe(&m->eps[r]->stream_tune, chosen, sizeof(chosen));
+        if (chosen[0] != '\0') {
+            comm_log_info("btl_ofi",
+                          "large messages from rank %ld, several in flight, were read %s", r,
+                          chosen);
         }
     }
     /* Sends still in flight (credit messages, the last answers) get a moment to leave;

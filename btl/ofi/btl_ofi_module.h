@@ -61,6 +61,7 @@ enum {
     BTL_OFI_TX_BUFFERS = 256, /* send buffers of the module */
     BTL_OFI_CQ_BATCH = 16,    /* completions read at once */
     BTL_OFI_READS_IN_FLIGHT = 8,
+    BTL_OFI_STREAM_BATCH = 16,   /* streamed messages per turn of a read way, per sample */
     BTL_OFI_SMALL_PIECE = 16384, /* local pieces smaller on average go through a bounce */
     BTL_OFI_BOUNCE = 1 << 20,
     BTL_OFI_ADDR_MAX = 256, /* bytes of an endpoint name we accept */
@@ -157,6 +158,7 @@ struct btl_ofi_get {
     uint64_t start_ns;
     unsigned long seq; /* the module's gets_started when it began */
     bool alone;        /* no other get was under way when it began */
+    bool streamed;     /* another get from its peer was under way when it began */
     unsigned inflight;
     int status;
     comm_btl_get_done_fn done;
@@ -182,7 +184,30 @@ struct btl_ofi_endpoint {
     struct btl_ofi_tx *backlog_tail;
     bool in_backlog_list;
     struct btl_ofi_endpoint *backlog_next;
-    struct comm_btl_ofi_tune tune; /* how its large messages are read */
+    struct comm_btl_ofi_tune tune; /* how its large messages are read one at a time */
+    /* ... and several at a time: a stream is timed from the end of one message to the end of
+     * the next, which measures what the path delivers, not how long one message waited. */
+    struct comm_btl_ofi_tune stream_tune;
+    unsigned gets_now;    /* its asynchronous gets under way */
+    uint64_t last_end_ns; /* when the last of them ended (0: none yet) */
+    /* What ended in the current walk of advance_gets, taken together at its end. */
+    struct btl_ofi_endpoint *walk_next;
+    bool walk_listed;
+    bool walk_timed; /* streamed gets of one way and class, each begun before the last end */
+    size_t walk_len; /* the size of the first, for its class */
+    size_t walk_bytes;
+    unsigned walk_count;
+    enum comm_btl_ofi_read_way walk_way;
+    /* The run of streamed messages read one way being timed: SEG_BYTES delivered from SEG_FROM
+     * to SEG_END.  The message that opens a run is not counted: the reads of the way before
+     * overlapped it. */
+    bool seg_open;
+    enum comm_btl_ofi_read_way seg_way;
+    size_t seg_len;
+    size_t seg_bytes;
+    unsigned seg_count;
+    uint64_t seg_from;
+    uint64_t seg_end;
 };
 
 struct btl_ofi_module {
@@ -247,6 +272,9 @@ struct btl_ofi_module {
     unsigned long gets_now; /* under way now, and at most at once */
     unsigned long gets_most;
     unsigned areads; /* reads of asynchronous gets in flight, at most BTL_OFI_READS_IN_FLIGHT */
+    /* Something for advance_gets to do: a read ended, or a post must be tried again.  Without
+     * it progress would walk every get under way on every call, which starves the socket. */
+    bool gets_stirred;
 };
 
 extern const struct comm_btl_ops comm_btl_ofi;

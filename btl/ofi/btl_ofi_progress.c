@@ -127,6 +127,7 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
         a->get->inflight--;
         m->areads--;
         a->busy = false;
+        m->gets_stirred = true;
         break;
     }
     }
@@ -165,6 +166,7 @@ int comm_btl_ofi_poll(struct btl_ofi_module *m)
             ((struct btl_ofi_aread *)op)->busy = false;
             ((struct btl_ofi_aread *)op)->get->inflight--;
             m->areads--;
+            m->gets_stirred = true;
             break;
         }
     }
@@ -226,7 +228,7 @@ int comm_btl_ofi_progress(struct comm_btl_module *module)
         return rc;
     }
     m->delivering = true;
-    if (m->gets != NULL) {
+    if (m->gets_stirred) {
         delivered += comm_btl_ofi_advance_gets(m);
     }
     while (m->deliver_head != NULL) {

@@ -15,6 +15,17 @@ void comm_btl_ofi_tune_init(struct comm_btl_ofi_tune *t, size_t piece)
 {
     memset(t, 0, sizeof(*t));
     t->piece = piece;
+    t->batch = 1;
+}
+
+void comm_btl_ofi_tune_set_batch(struct comm_btl_ofi_tune *t, unsigned batch)
+{
+    t->batch = batch > 0 ? batch : 1;
+}
+
+static enum comm_btl_ofi_read_way tune_other(enum comm_btl_ofi_read_way way)
+{
+    return way == COMM_BTL_OFI_READ_PIECES ? COMM_BTL_OFI_READ_WHOLE : COMM_BTL_OFI_READ_PIECES;
 }
 
 int comm_btl_ofi_tune_class_of(const struct comm_btl_ofi_tune *t, size_t len)
@@ -36,21 +47,32 @@ enum comm_btl_ofi_read_way comm_btl_ofi_tune_choose(struct comm_btl_ofi_tune *t,
 {
     int c = comm_btl_ofi_tune_class_of(t, len);
     struct comm_btl_ofi_tune_class *k;
+    bool warming;
 
     if (c < 0) {
         return COMM_BTL_OFI_READ_WHOLE;
     }
     k = &t->cls[c];
     k->count++;
-    if (k->seen[COMM_BTL_OFI_READ_PIECES] < 2 || k->seen[COMM_BTL_OFI_READ_WHOLE] < 2) {
+    warming = k->seen[COMM_BTL_OFI_READ_PIECES] < 2 || k->seen[COMM_BTL_OFI_READ_WHOLE] < 2;
+    if (t->batch > 1) {
+        /* Turns of BATCH messages: samples come at the end of a turn, not of each message. */
+        unsigned long turn = (k->count - 1) / t->batch;
+
+        if (warming) {
+            return turn % 2 == 0 ? COMM_BTL_OFI_READ_PIECES : COMM_BTL_OFI_READ_WHOLE;
+        }
+        return turn % COMM_BTL_OFI_TUNE_EVERY == COMM_BTL_OFI_TUNE_EVERY - 1 ? tune_other(k->chosen)
+                                                                             : k->chosen;
+    }
+    if (warming) {
         /* Warming up: the way with fewer reads so far, pieces first. */
         return k->seen[COMM_BTL_OFI_READ_WHOLE] < k->seen[COMM_BTL_OFI_READ_PIECES]
                    ? COMM_BTL_OFI_READ_WHOLE
                    : COMM_BTL_OFI_READ_PIECES;
     }
     if (k->count % COMM_BTL_OFI_TUNE_EVERY == 0) {
-        return k->chosen == COMM_BTL_OFI_READ_PIECES ? COMM_BTL_OFI_READ_WHOLE
-                                                     : COMM_BTL_OFI_READ_PIECES;
+        return tune_other(k->chosen);
     }
     return k->chosen;
 }
@@ -58,12 +80,18 @@ enum comm_btl_ofi_read_way comm_btl_ofi_tune_choose(struct comm_btl_ofi_tune *t,
 bool comm_btl_ofi_tune_record(struct comm_btl_ofi_tune *t, size_t len,
                               enum comm_btl_ofi_read_way way, uint64_t ns)
 {
+    return comm_btl_ofi_tune_record_bytes(t, len, way, len, ns);
+}
+
+bool comm_btl_ofi_tune_record_bytes(struct comm_btl_ofi_tune *t, size_t len,
+                                    enum comm_btl_ofi_read_way way, size_t bytes, uint64_t ns)
+{
     int c = comm_btl_ofi_tune_class_of(t, len);
     struct comm_btl_ofi_tune_class *k;
     enum comm_btl_ofi_read_way before;
     double sample, *avg;
 
-    if (c < 0 || (unsigned)way >= COMM_BTL_OFI_READ_WAYS) {
+    if (c < 0 || (unsigned)way >= COMM_BTL_OFI_READ_WAYS || bytes == 0) {
         return false;
     }
     k = &t->cls[c];
@@ -73,7 +101,7 @@ bool comm_btl_ofi_tune_record(struct comm_btl_ofi_tune *t, size_t len,
     if (k->seen[way] > 2) {
         k->seen[way] = 2;
     }
-    sample = (double)ns / (double)len;
+    sample = (double)ns / (double)bytes;
     avg = &k->ns_per_byte[way];
     if (*avg == 0) {
         *avg = sample;

@@ -2,12 +2,13 @@
  * p2p_large.c - integration test of large messages: blocking and nonblocking transfers of
  * SIZE MiB between pairs of ranks, contiguous and with a strided vector datatype (received
  * both as the same vector and as contiguous elements), every element checked against its
- * pattern and the whole against the sender's checksum; a window of 16 messages of SIZE/16 MiB
- * in flight at once, each followed by a small one with the same tag; and, with "big", one
- * message larger than 2 GiB.
+ * pattern and the whole against the sender's checksum; WINDOWS windows of 16 messages of
+ * SIZE/16 MiB in flight at once, each followed by a small one with the same tag; and, with
+ * "big", one message larger than 2 GiB.
  *
- *   p2p_large [SIZE-MIB]    (default 64; any number of ranks >= 2: pairs 0-1, 2-3, ...; with
- *                            an odd size the last rank sends to itself)
+ *   p2p_large [SIZE-MIB [WINDOWS]]
+ *                           (default 64 and 1; any number of ranks >= 2: pairs 0-1, 2-3, ...;
+ *                            with an odd size the last rank sends to itself)
  *   p2p_large big           (rank 0 sends rank 1 one element of MPI_Type_contiguous(2^28 + 1,
  *                            MPI_DOUBLE), 2 GiB + 8 bytes, checked by sampling; needs about
  *                            4.3 GB of memory; meant for 2 ranks, others stay idle)
@@ -28,6 +29,7 @@ enum {
     TAG_DATA = 1,
     TAG_SUM = 2,
     TAG_BIG = 3,
+    WINDOW = 16, /* messages in flight at once in a window */
 };
 
 static const char *prog = "p2p_large";
@@ -168,7 +170,6 @@ static void exchange(int peer, uint64_t *sbuf, uint64_t *rbuf, size_t n, int cou
  */
 static void window(int peer, uint64_t *sbuf, uint64_t *rbuf, size_t n, int round)
 {
-    enum { WINDOW = 16 };
     size_t m = n / WINDOW;
     MPI_Request reqs[2 * WINDOW];
     MPI_Status sts[2 * WINDOW];
@@ -213,7 +214,7 @@ static void window(int peer, uint64_t *sbuf, uint64_t *rbuf, size_t n, int round
     }
 }
 
-static void run_pairs(int mib)
+static void run_pairs(int mib, int windows)
 {
     size_t n = (size_t)mib << 17; /* 8-byte elements */
     int count = (int)n, peer, lo, hi, round = 0;
@@ -242,8 +243,9 @@ static void run_pairs(int mib)
                  0, "contiguous to vector");
     }
     exchange(peer, sbuf, rbuf, n, count, round++);
-    if (peer != rank) {
+    for (int w = 0; w < windows && peer != rank; w++) {
         window(peer, sbuf, rbuf, n, round);
+        round += WINDOW;
     }
 
     CHECK_MPI(MPI_Type_free(&vec));
@@ -309,17 +311,19 @@ int main(int argc, char **argv)
 {
     int big = argc > 1 && strcmp(argv[1], "big") == 0;
     int mib = argc > 1 && !big ? atoi(argv[1]) : 64;
+    int windows = argc > 2 && !big ? atoi(argv[2]) : 1;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size < 2 || mib < 1 || mib > 8191) {
-        fail(__LINE__, "usage: p2p_large [SIZE-MIB (1 to 8191) | big], at least 2 ranks");
+    if (size < 2 || mib < 1 || mib > 8191 || windows < 1 || windows > 1000) {
+        fail(__LINE__, "usage: p2p_large [SIZE-MIB (1 to 8191) [WINDOWS (1 to 1000)] | big], at "
+                       "least 2 ranks");
     }
     if (big) {
         run_big();
     } else {
-        run_pairs(mib);
+        run_pairs(mib, windows);
     }
     printf("%s %d: ok\n", prog, rank);
     fflush(stdout);

@@ -477,6 +477,41 @@ START_TEST(tune_one_stalled_read_does_not_change_the_way)
 }
 END_TEST
 
+/* A stream is timed by runs of messages: each way keeps its turn for a batch of messages, the
+ * samples carry the bytes of a whole run, and the faster way then keeps all turns but every
+ * 32nd. */
+START_TEST(tune_batches_take_turns_of_messages)
+{
+    struct comm_btl_ofi_tune t;
+    int whole = 0;
+
+    comm_btl_ofi_tune_init(&t, 512 * KIB);
+    comm_btl_ofi_tune_set_batch(&t, 4);
+    for (int turn = 0; turn < 4; turn++) {
+        enum comm_btl_ofi_read_way way =
+            turn % 2 == 0 ? COMM_BTL_OFI_READ_PIECES : COMM_BTL_OFI_READ_WHOLE;
+        uint64_t ns = way == COMM_BTL_OFI_READ_WHOLE ? 400000 : 800000;
+
+        for (int i = 0; i < 4; i++) {
+            ck_assert_int_eq(comm_btl_ofi_tune_choose(&t, MIB), way);
+        }
+        ck_assert(!comm_btl_ofi_tune_record_bytes(&t, MIB, way, 0, 1000));
+        /* Whole delivers the run's 4 MiB twice as fast; the last report decides. */
+        ck_assert(comm_btl_ofi_tune_record_bytes(&t, MIB, way, 4 * MIB, ns) == (turn == 3));
+    }
+    ck_assert_int_eq(t.cls[0].chosen, COMM_BTL_OFI_READ_WHOLE);
+    ck_assert(t.cls[0].ns_per_byte[COMM_BTL_OFI_READ_WHOLE] > 0.99 * 100000.0 / MIB &&
+              t.cls[0].ns_per_byte[COMM_BTL_OFI_READ_WHOLE] < 1.01 * 100000.0 / MIB);
+    /* Turns 4 to 35: one of them, the 32nd, in pieces. */
+    for (int i = 0; i < 32 * 4; i++) {
+        whole += comm_btl_ofi_tune_choose(&t, MIB) == COMM_BTL_OFI_READ_WHOLE;
+    }
+    ck_assert_int_eq(whole, 31 * 4);
+    /* Another class keeps its own turns. */
+    ck_assert_int_eq(comm_btl_ofi_tune_choose(&t, 4 * MIB), COMM_BTL_OFI_READ_PIECES);
+}
+END_TEST
+
 /* A peer's credit messages on the way each carry back at least half the credits, and never
  * more than all of them together. */
 START_TEST(spares_cover_every_credit_message_on_the_way)
@@ -609,6 +644,7 @@ int main(void)
     tcase_add_test(tc, tune_tries_both_ways_then_keeps_the_faster);
     tcase_add_test(tc, tune_follows_a_path_that_changes);
     tcase_add_test(tc, tune_one_stalled_read_does_not_change_the_way);
+    tcase_add_test(tc, tune_batches_take_turns_of_messages);
     tcase_add_test(tc, spares_cover_every_credit_message_on_the_way);
     tcase_add_test(tc, sizing_keeps_the_defaults_while_they_fit);
     tcase_add_test(tc, sizing_shrinks_fragments_then_credits_then_fragments);
