@@ -82,7 +82,8 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                         .help = "bytes of one network read of a large "
                                                 "message (8 in flight); 0: 512 KiB pieces or "
                                                 "one read of up to 4 MiB, whichever "
-                                                "delivers faster to each peer",
+                                                "delivers faster to each peer, alone and in "
+                                                "streams",
                                         .audience = COMM_AUDIENCE_TUNER,
                                         .min = 0,
                                         .max = 1L << 30},

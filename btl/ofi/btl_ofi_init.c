@@ -88,8 +88,8 @@ static void ofi_bytes_text(size_t bytes, char *out, size_t len)
 }
 
 /* Sets how large messages are read: SETTING bytes at a time when positive; else 512 KiB pieces
- * or one read of up to 4 MiB, whichever delivers faster to each peer (btl_ofi_tune.h).  Both
- * are capped by the provider's largest message. */
+ * or one read of up to 4 MiB, whichever delivers faster to each peer, alone and in streams
+ * (btl_ofi_tune.h).  Both are capped by the provider's largest message. */
 static void ofi_choose_read_size(struct btl_ofi_module *m, long setting)
 {
     m->read_piece = setting > 0 ? (size_t)setting : BTL_OFI_READ_PIECE;
