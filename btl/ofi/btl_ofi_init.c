@@ -560,6 +560,7 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
     comm_btl_ofi_tune_init(&ep->tune, m->read_whole > m->read_piece ? m->read_piece : 0);
     comm_btl_ofi_tune_init(&ep->stream_tune, m->read_whole > m->read_piece ? m->read_piece : 0);
     comm_btl_ofi_tune_set_batch(&ep->stream_tune, BTL_OFI_STREAM_BATCH);
+    ep->same_host = peer->same_host;
     m->eps[peer->rank] = ep;
     rc = ofi_add_rx(m);
     if (rc < 0) {

@@ -445,8 +445,12 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
     g->len = len;
     g->raddr = m->virt_addr ? remote : remote - remote_key;
     g->key = m->virt_addr ? remote_key - 1 : remote_key;
-    g->streamed = ep->gets_now > 0;
-    g->way = comm_btl_ofi_tune_choose(g->streamed ? &ep->stream_tune : &ep->tune, len);
+    g->streamed = ep->gets_now > 0 && !ep->same_host;
+    if (ep->gets_now > 0 && ep->same_host) {
+        g->way = COMM_BTL_OFI_READ_PIECES; /* btl_ofi_endpoint.same_host says why */
+    } else {
+        g->way = comm_btl_ofi_tune_choose(g->streamed ? &ep->stream_tune : &ep->tune, len);
+    }
     g->piece = g->way == COMM_BTL_OFI_READ_WHOLE ? m->read_whole : m->read_piece;
     g->done = done;
     g->ctx = ctx;

@@ -20,8 +20,9 @@
  * its end), one for messages read while others from the same peer are under way (a stream,
  * timed by runs of messages, comm_btl_ofi_tune_set_batch).  They disagree: on loopback under
  * bbr a stream of 4 MiB messages moved 6200-7300 MB/s in pieces against 5100-5700 whole,
- * while between two hosts under cubic pieces gave 3500-4500 and whole 4600-9200.  Not
- * thread-safe: the owner (the ofi module) serializes calls.
+ * while between two hosts under cubic pieces gave 3500-4500 and whole 4600-9200.  (Streams
+ * from a peer on the same host skip the tuner: btl_ofi_endpoint.same_host.)  Not thread-safe:
+ * the owner (the ofi module) serializes calls.
  */
 #ifndef COMM_BTL_OFI_TUNE_H
 #define COMM_BTL_OFI_TUNE_H

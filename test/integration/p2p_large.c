@@ -6,9 +6,11 @@
  * SIZE/16 MiB in flight at once, each followed by a small one with the same tag; and, with
  * "big", one message larger than 2 GiB.
  *
- *   p2p_large [SIZE-MIB [WINDOWS]]
- *                           (default 64 and 1; any number of ranks >= 2: pairs 0-1, 2-3, ...;
- *                            with an odd size the last rank sends to itself)
+ *   p2p_large [SIZE-MIB [WINDOWS [APART]]]
+ *                           (default 64, 1 and 1; any number of ranks >= 2: each rank pairs
+ *                            with its rank XOR APART, a power of two: 0-1, 2-3, ... for 1,
+ *                            0-2, 1-3, 4-6, ... for 2; a rank whose partner is past the last
+ *                            sends to itself)
  *   p2p_large big           (rank 0 sends rank 1 one element of MPI_Type_contiguous(2^28 + 1,
  *                            MPI_DOUBLE), 2 GiB + 8 bytes, checked by sampling; needs about
  *                            4.3 GB of memory; meant for 2 ranks, others stay idle)
@@ -214,7 +216,7 @@ static void window(int peer, uint64_t *sbuf, uint64_t *rbuf, size_t n, int round
     }
 }
 
-static void run_pairs(int mib, int windows)
+static void run_pairs(int mib, int windows, int apart)
 {
     size_t n = (size_t)mib << 17; /* 8-byte elements */
     int count = (int)n, peer, lo, hi, round = 0;
@@ -222,7 +224,7 @@ static void run_pairs(int mib, int windows)
     MPI_Datatype vec;
 
     CHECK(sbuf != NULL && rbuf != NULL);
-    peer = (rank ^ 1) < size ? rank ^ 1 : rank;
+    peer = (rank ^ apart) < size ? rank ^ apart : rank;
     lo = rank < peer ? rank : peer;
     hi = rank < peer ? peer : rank;
     CHECK_MPI(MPI_Type_vector((int)(n / BLOCK), BLOCK, 2 * BLOCK, MPI_UNSIGNED_LONG_LONG, &vec));
@@ -312,18 +314,20 @@ int main(int argc, char **argv)
     int big = argc > 1 && strcmp(argv[1], "big") == 0;
     int mib = argc > 1 && !big ? atoi(argv[1]) : 64;
     int windows = argc > 2 && !big ? atoi(argv[2]) : 1;
+    int apart = argc > 3 && !big ? atoi(argv[3]) : 1;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size < 2 || mib < 1 || mib > 8191 || windows < 1 || windows > 1000) {
-        fail(__LINE__, "usage: p2p_large [SIZE-MIB (1 to 8191) [WINDOWS (1 to 1000)] | big], at "
-                       "least 2 ranks");
+    if (size < 2 || mib < 1 || mib > 8191 || windows < 1 || windows > 1000 || apart < 1 ||
+        apart > (1 << 20) || (apart & (apart - 1)) != 0) {
+        fail(__LINE__, "usage: p2p_large [SIZE-MIB (1 to 8191) [WINDOWS (1 to 1000) [APART (a "
+                       "power of two)]] | big], at least 2 ranks");
     }
     if (big) {
         run_big();
     } else {
-        run_pairs(mib, windows);
+        run_pairs(mib, windows, apart);
     }
     printf("%s %d: ok\n", prog, rank);
     fflush(stdout);
