@@ -511,7 +511,7 @@ static void ofi_stream_add(struct btl_ofi_get *g, struct btl_ofi_endpoint **walk
 /* Reports EP's run of streamed messages to its tuner, if it counted any. */
 static void ofi_stream_close(struct btl_ofi_endpoint *ep)
 {
-    if (ep->seg_open && ep->seg_bytes > 0) {
+    if (ep->seg_open && ep->seg_bytes > 0 && ep->seg_end > ep->seg_from) {
         comm_btl_ofi_tune_record_bytes(&ep->stream_tune, ep->seg_len, ep->seg_way, ep->seg_bytes,
                                        ep->seg_end - ep->seg_from);
     }
