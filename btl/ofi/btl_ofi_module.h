@@ -194,14 +194,7 @@ struct btl_ofi_endpoint {
     bool same_host;
     unsigned gets_now;    /* its asynchronous gets under way */
     uint64_t last_end_ns; /* when the last of them ended (0: none yet) */
-    /* What ended in the current walk of advance_gets, taken together at its end. */
-    struct btl_ofi_endpoint *walk_next;
-    bool walk_listed;
-    bool walk_timed; /* streamed gets of one way and class, each begun before the last end */
-    size_t walk_len; /* the size of the first, for its class */
-    size_t walk_bytes;
-    unsigned walk_count;
-    enum comm_btl_ofi_read_way walk_way;
+    uint64_t prev_end_ns; /* ... and the one before, while a walk ends several at once */
     /* The run of streamed messages read one way being timed: SEG_BYTES delivered from SEG_FROM
      * to SEG_END.  The message that opens a run is not counted: the reads of the way before
      * overlapped it. */

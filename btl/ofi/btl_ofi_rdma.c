@@ -445,11 +445,13 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
     g->len = len;
     g->raddr = m->virt_addr ? remote : remote - remote_key;
     g->key = m->virt_addr ? remote_key - 1 : remote_key;
-    g->streamed = ep->gets_now > 0 && !ep->same_host;
-    if (ep->gets_now > 0 && ep->same_host) {
+    if (ep->gets_now == 0) {
+        g->way = comm_btl_ofi_tune_choose(&ep->tune, len);
+    } else if (ep->same_host) {
         g->way = COMM_BTL_OFI_READ_PIECES; /* btl_ofi_endpoint.same_host says why */
     } else {
-        g->way = comm_btl_ofi_tune_choose(g->streamed ? &ep->stream_tune : &ep->tune, len);
+        g->streamed = true;
+        g->way = comm_btl_ofi_tune_choose(&ep->stream_tune, len);
     }
     g->piece = g->way == COMM_BTL_OFI_READ_WHOLE ? m->read_whole : m->read_piece;
     g->done = done;
@@ -480,34 +482,6 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
     return COMM_OK;
 }
 
-/* Adds the ended get G to its peer's sample of this walk of advance_gets, listing the peer in
- * *WALKED the first time. */
-static void ofi_stream_add(struct btl_ofi_get *g, struct btl_ofi_endpoint **walked)
-{
-    struct btl_ofi_endpoint *ep = g->ep;
-    /* Timed from the end of the peer's previous get, which G must have waited through. */
-    bool timed = g->status == COMM_OK && g->streamed && ep->last_end_ns != 0 &&
-                 g->start_ns <= ep->last_end_ns;
-
-    if (!ep->walk_listed) {
-        ep->walk_listed = true;
-        ep->walk_next = *walked;
-        *walked = ep;
-        ep->walk_timed = timed;
-        ep->walk_len = g->len;
-        ep->walk_bytes = g->len;
-        ep->walk_count = 1;
-        ep->walk_way = g->way;
-        return;
-    }
-    /* Several ended in one walk: one sample, if they agree on the way and the class. */
-    ep->walk_timed = ep->walk_timed && timed && g->way == ep->walk_way &&
-                     comm_btl_ofi_tune_class_of(&ep->stream_tune, g->len) ==
-                         comm_btl_ofi_tune_class_of(&ep->stream_tune, ep->walk_len);
-    ep->walk_bytes += g->len;
-    ep->walk_count++;
-}
-
 /* Reports EP's run of streamed messages to its tuner, if it counted any. */
 static void ofi_stream_close(struct btl_ofi_endpoint *ep)
 {
@@ -518,49 +492,55 @@ static void ofi_stream_close(struct btl_ofi_endpoint *ep)
     ep->seg_open = false;
 }
 
-/* Adds what EP's gets delivered in this walk, ended at NOW, to its run of streamed messages:
- * the run grows while they are read the same way, and is reported when the way or the class
- * changes, the stream breaks, or it holds a turn's worth of messages. */
-static void ofi_stream_take(struct btl_ofi_endpoint *ep, uint64_t now)
+/* Begins EP's run of messages of LEN's class read WAY at NOW. */
+static void ofi_stream_open(struct btl_ofi_endpoint *ep, enum comm_btl_ofi_read_way way, size_t len,
+                            uint64_t now)
 {
-    if (ep->seg_open && ep->walk_timed && ep->walk_way == ep->seg_way &&
-        comm_btl_ofi_tune_class_of(&ep->stream_tune, ep->walk_len) ==
+    ep->seg_open = true;
+    ep->seg_way = way;
+    ep->seg_len = len;
+    ep->seg_bytes = 0;
+    ep->seg_count = 0;
+    ep->seg_from = now;
+    ep->seg_end = now;
+}
+
+/*
+ * Adds the get G, ended at NOW (the time of this walk of advance_gets), to its peer's run of
+ * streamed messages: the run grows while they are read the same way, and is reported when the
+ * way or the class changes, the stream breaks, or it holds a turn's worth of messages.
+ */
+static void ofi_stream_take(struct btl_ofi_get *g, uint64_t now)
+{
+    struct btl_ofi_endpoint *ep = g->ep;
+    bool timed;
+
+    if (ep->last_end_ns != now) { /* the first of the peer's gets to end in this walk */
+        ep->prev_end_ns = ep->last_end_ns;
+        ep->last_end_ns = now;
+    }
+    /* Timed from the end of the peer's gets before this walk, which G must have waited
+     * through. */
+    timed = g->status == COMM_OK && g->streamed && ep->prev_end_ns != 0 &&
+            g->start_ns <= ep->prev_end_ns;
+    if (ep->seg_open && timed && g->way == ep->seg_way &&
+        comm_btl_ofi_tune_class_of(&ep->stream_tune, g->len) ==
             comm_btl_ofi_tune_class_of(&ep->stream_tune, ep->seg_len)) {
-        ep->seg_bytes += ep->walk_bytes;
-        ep->seg_count += ep->walk_count;
+        if (now == ep->seg_from) {
+            return; /* ended with the message that opened the run, overlapped as it was */
+        }
+        ep->seg_bytes += g->len;
+        ep->seg_count++;
         ep->seg_end = now;
         if (ep->seg_count >= BTL_OFI_STREAM_BATCH) {
             ofi_stream_close(ep);
-            ep->seg_open = true; /* the next run begins where this one ended */
-            ep->seg_bytes = 0;
-            ep->seg_count = 0;
-            ep->seg_from = now;
+            ofi_stream_open(ep, ep->seg_way, ep->seg_len, now); /* where this one ended */
         }
         return;
     }
     ofi_stream_close(ep);
-    if (ep->walk_timed) {
-        ep->seg_open = true;
-        ep->seg_way = ep->walk_way;
-        ep->seg_len = ep->walk_len;
-        ep->seg_bytes = 0;
-        ep->seg_count = 0;
-        ep->seg_from = now;
-        ep->seg_end = now;
-    }
-}
-
-/* Takes the walk's samples of the peers in WALKED and marks their gets' end at NOW. */
-static void ofi_stream_report(struct btl_ofi_endpoint *walked, uint64_t now)
-{
-    while (walked != NULL) {
-        struct btl_ofi_endpoint *ep = walked;
-
-        walked = ep->walk_next;
-        ofi_stream_take(ep, now);
-        ep->last_end_ns = now;
-        ep->walk_listed = false;
-        ep->walk_next = NULL;
+    if (timed) {
+        ofi_stream_open(ep, g->way, g->len, now);
     }
 }
 
@@ -588,7 +568,6 @@ int comm_btl_ofi_advance_gets(struct btl_ofi_module *m)
     }
     m->gets_tail = last;
     if (ended != NULL) {
-        struct btl_ofi_endpoint *walked = NULL;
         uint64_t now = ofi_now_ns();
 
         for (struct btl_ofi_get *g = ended; g != NULL; g = g->next) {
@@ -596,9 +575,8 @@ int comm_btl_ofi_advance_gets(struct btl_ofi_module *m)
             if (g->status == COMM_OK && g->alone && g->seq == m->gets_started) {
                 comm_btl_ofi_tune_record(&g->ep->tune, g->len, g->way, now - g->start_ns);
             }
-            ofi_stream_add(g, &walked);
+            ofi_stream_take(g, now);
         }
-        ofi_stream_report(walked, now);
     }
     /* Their done functions last: they may begin other gets. */
     while (ended != NULL) {
