@@ -233,7 +233,8 @@ static int ofi_open_endpoint(struct btl_ofi_module *m, long size)
     size_t rx_total = (size_t)size * ofi_rx_per_peer(m);
     int ret;
 
-    cq_attr.size = rx_total + BTL_OFI_TX_BUFFERS + BTL_OFI_READS_IN_FLIGHT + 64;
+    cq_attr.size =
+        rx_total + BTL_OFI_TX_BUFFERS + BTL_OFI_READS_IN_FLIGHT + BTL_OFI_READS_MOST + 64;
     /* Queues as deep as comm uses, not the provider's default (software providers allocate
      * a buffer per slot: tcp;ofi_rxm's defaults cost 64 MB per rank). */
     if (info->tx_attr->size == 0 || info->tx_attr->size > BTL_OFI_TX_BUFFERS + 64) {
@@ -642,8 +643,9 @@ static void btl_ofi_close(struct comm_btl_module *module)
     }
     if (m->gets_started > 0) {
         comm_log_info("btl_ofi",
-                      "%lu large messages were read while others went on, up to %lu at once",
-                      m->gets_started, m->gets_most);
+                      "%lu large messages were read while others went on, up to %lu at once "
+                      "in up to %u reads",
+                      m->gets_started, m->gets_most, m->areads_most);
     }
     for (long r = 0; r < m->size; r++) {
         char chosen[512];

@@ -58,11 +58,13 @@
 #include "btl/ofi/btl_ofi_tune.h"
 
 enum {
-    BTL_OFI_TX_BUFFERS = 256, /* send buffers of the module */
-    BTL_OFI_CQ_BATCH = 16,    /* completions read at once */
-    BTL_OFI_READS_IN_FLIGHT = 8,
-    BTL_OFI_STREAM_BATCH = 16,   /* streamed messages per turn of a read way, per sample */
-    BTL_OFI_SMALL_PIECE = 16384, /* local pieces smaller on average go through a bounce */
+    BTL_OFI_TX_BUFFERS = 256,     /* send buffers of the module */
+    BTL_OFI_CQ_BATCH = 16,        /* completions read at once */
+    BTL_OFI_READS_IN_FLIGHT = 8,  /* reads of one get at once, and of the module at least */
+    BTL_OFI_READS_MOST = 32,      /* reads of the module at once while their bytes allow */
+    BTL_OFI_READ_BYTES = 8 << 20, /* bytes in flight below which more reads may go */
+    BTL_OFI_STREAM_BATCH = 16,    /* streamed messages per turn of a read way, per sample */
+    BTL_OFI_SMALL_PIECE = 16384,  /* local pieces smaller on average go through a bounce */
     BTL_OFI_BOUNCE = 1 << 20,
     BTL_OFI_ADDR_MAX = 256, /* bytes of an endpoint name we accept */
 };
@@ -140,6 +142,7 @@ struct btl_ofi_aread {
     struct btl_ofi_op op;
     struct btl_ofi_get *get;
     struct comm_btl_ofi_mr *local; /* the registration it lands in (FI_MR_LOCAL), held */
+    size_t len;                    /* bytes it reads */
     bool busy;                     /* posted, not completed */
 };
 
@@ -268,7 +271,9 @@ struct btl_ofi_module {
     unsigned long gets_started;
     unsigned long gets_now; /* under way now, and at most at once */
     unsigned long gets_most;
-    unsigned areads; /* reads of asynchronous gets in flight, at most BTL_OFI_READS_IN_FLIGHT */
+    unsigned areads;      /* reads of asynchronous gets in flight (ofi_reads_room bounds them) */
+    size_t aread_bytes;   /* and the bytes they read */
+    unsigned areads_most; /* reads in flight at most at once */
     /* Something for advance_gets to do: a read ended, or a post must be tried again.  Without
      * it progress would walk every get under way on every call, which starves the socket. */
     bool gets_stirred;
@@ -330,6 +335,9 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
 /* Posts the further reads of asynchronous gets and calls the done function of those that
  * ended; called by progress, outside any delivery.  Returns how many ended. */
 int comm_btl_ofi_advance_gets(struct btl_ofi_module *m);
+/* Read A of an asynchronous get completed or failed: its slot and its share of the module's
+ * reads in flight are free again. */
+void comm_btl_ofi_aread_ended(struct btl_ofi_module *m, struct btl_ofi_aread *a);
 /* Frees the gets still under way at close (their done functions are not called). */
 void comm_btl_ofi_drop_gets(struct btl_ofi_module *m);
 /* Sets up registration (rma, virt_addr, the cache) once the domain is open. */

@@ -124,10 +124,7 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
         comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s (%s)", a->get->len,
                        a->get->ep->base.peer, fi_strerror(err.err), text);
         a->get->status = COMM_ERR_SYSTEM;
-        a->get->inflight--;
-        m->areads--;
-        a->busy = false;
-        m->gets_stirred = true;
+        comm_btl_ofi_aread_ended(m, a);
         break;
     }
     }
@@ -163,10 +160,7 @@ int comm_btl_ofi_poll(struct btl_ofi_module *m)
             ((struct btl_ofi_read *)op)->done = true;
             break;
         case BTL_OFI_OP_AREAD:
-            ((struct btl_ofi_aread *)op)->busy = false;
-            ((struct btl_ofi_aread *)op)->get->inflight--;
-            m->areads--;
-            m->gets_stirred = true;
+            comm_btl_ofi_aread_ended(m, (struct btl_ofi_aread *)op);
             break;
         }
     }
