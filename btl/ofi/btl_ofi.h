@@ -106,10 +106,12 @@ void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char 
  */
 long comm_btl_ofi_spares(long credits);
 
-/* How large messages are read when COMM_OFI_READ_SIZE is 0: in pieces of the first size, or
- * whole up to the second, whichever delivers faster (btl_ofi_tune.h). */
+/* How large messages are read when COMM_OFI_READ_SIZE is 0: in pieces of the first size (the
+ * second from a peer on another host), or whole up to the third, whichever delivers faster
+ * (btl_ofi_tune.h).  The first size also bounds the tuned messages' classes. */
 enum {
     BTL_OFI_READ_PIECE = 512 << 10,
+    BTL_OFI_READ_PIECE_FAR = 128 << 10,
     BTL_OFI_READ_WHOLE = 4 << 20,
 };
 

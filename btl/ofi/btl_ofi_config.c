@@ -80,10 +80,10 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                         .type = COMM_SETTING_INT,
                                         .default_value = "0",
                                         .help = "bytes of one network read of a large "
-                                                "message (8 in flight); 0: 512 KiB pieces or "
-                                                "one read of up to 4 MiB, whichever "
-                                                "delivers faster to each peer, alone and in "
-                                                "streams",
+                                                "message (8 in flight); 0: 512 KiB pieces "
+                                                "(128 KiB from other hosts) or one read of "
+                                                "up to 4 MiB, whichever delivers faster to "
+                                                "each peer, alone and in streams",
                                         .audience = COMM_AUDIENCE_TUNER,
                                         .min = 0,
                                         .max = 1L << 30},

@@ -93,9 +93,13 @@ static void ofi_bytes_text(size_t bytes, char *out, size_t len)
 static void ofi_choose_read_size(struct btl_ofi_module *m, long setting)
 {
     m->read_piece = setting > 0 ? (size_t)setting : BTL_OFI_READ_PIECE;
+    m->read_piece_far = setting > 0 ? (size_t)setting : BTL_OFI_READ_PIECE_FAR;
     m->read_whole = setting > 0 ? (size_t)setting : BTL_OFI_READ_WHOLE;
     if (m->read_piece > m->max_msg_size) {
         m->read_piece = m->max_msg_size;
+    }
+    if (m->read_piece_far > m->max_msg_size) {
+        m->read_piece_far = m->max_msg_size;
     }
     if (m->read_whole > m->max_msg_size) {
         m->read_whole = m->max_msg_size;
@@ -105,16 +109,19 @@ static void ofi_choose_read_size(struct btl_ofi_module *m, long setting)
 /* The info line's words for how large messages are read; SET: COMM_OFI_READ_SIZE is. */
 static void ofi_read_text(const struct btl_ofi_module *m, bool set, char *out, size_t len)
 {
-    char piece[32], whole[32];
+    char piece[32], far[32], whole[32];
 
     ofi_bytes_text(m->read_piece, piece, sizeof(piece));
+    ofi_bytes_text(m->read_piece_far, far, sizeof(far));
     if (m->read_whole == m->read_piece) {
         snprintf(out, len, "in pieces of %s%s", piece, set ? " (COMM_OFI_READ_SIZE)" : "");
         return;
     }
     ofi_bytes_text(m->read_whole, whole, sizeof(whole));
-    snprintf(out, len, "in pieces of %s or whole up to %s, whichever delivers faster to each peer",
-             piece, whole);
+    snprintf(out, len,
+             "in pieces of %s (%s from other hosts) or whole up to %s, whichever delivers "
+             "faster to each peer",
+             piece, far, whole);
 }
 
 /*
@@ -345,7 +352,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     struct ofi_settings s;
     struct comm_btl_ofi_devices devices;
     struct btl_ofi_module *m;
-    char expected[256], allowed[256], iface[IF_NAMESIZE + 1], read_text[160];
+    char expected[256], allowed[256], iface[IF_NAMESIZE + 1], read_text[224];
     bool all_local = self->local_size == self->size;
     bool serve_local = !comm_btl_shm_is_enabled();
     bool needed = self->size > self->local_size || (serve_local && self->local_size > 1);
@@ -653,11 +660,13 @@ static void btl_ofi_close(struct comm_btl_module *module)
         if (m->eps[r] == NULL) {
             continue;
         }
-        comm_btl_ofi_tune_describe(&m->eps[r]->tune, chosen, sizeof(chosen));
+        size_t piece = comm_btl_ofi_read_size(m, m->eps[r], COMM_BTL_OFI_READ_PIECES);
+
+        comm_btl_ofi_tune_describe(&m->eps[r]->tune, piece, chosen, sizeof(chosen));
         if (chosen[0] != '\0') {
             comm_log_info("btl_ofi", "large messages from rank %ld were read %s", r, chosen);
         }
-        comm_btl_ofi_tune_describe(&m->eps[r]->stream_tune, chosen, sizeof(chosen));
+        comm_btl_ofi_tune_describe(&m->eps[r]->stream_tune, piece, chosen, sizeof(chosen));
         if (chosen[0] != '\0') {
             comm_log_info("btl_ofi",
                           "large messages from rank %ld, several in flight, were read %s", r,

@@ -227,8 +227,9 @@ struct btl_ofi_module {
     size_t inject_size;
     size_t iov_limit;
     size_t max_msg_size;
-    size_t read_piece; /* bytes of one fi_read when reading in pieces */
-    size_t read_whole; /* ... when reading whole (the same when COMM_OFI_READ_SIZE is set) */
+    size_t read_piece;     /* bytes of one fi_read when reading in pieces */
+    size_t read_piece_far; /* ... from a peer on another host */
+    size_t read_whole;     /* ... when reading whole (the same when COMM_OFI_READ_SIZE is set) */
     char provider[64];
 
     size_t frag_size; /* bytes of a receive or send buffer, our header included */
@@ -338,6 +339,9 @@ int comm_btl_ofi_advance_gets(struct btl_ofi_module *m);
 /* Read A of an asynchronous get completed or failed: its slot and its share of the module's
  * reads in flight are free again. */
 void comm_btl_ofi_aread_ended(struct btl_ofi_module *m, struct btl_ofi_aread *a);
+/* Bytes of one read from EP's peer when its messages are read WAY. */
+size_t comm_btl_ofi_read_size(const struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep,
+                              enum comm_btl_ofi_read_way way);
 /* Frees the gets still under way at close (their done functions are not called). */
 void comm_btl_ofi_drop_gets(struct btl_ofi_module *m);
 /* Sets up registration (rma, virt_addr, the cache) once the domain is open. */

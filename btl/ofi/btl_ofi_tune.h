@@ -89,9 +89,11 @@ bool comm_btl_ofi_tune_record_bytes(struct comm_btl_ofi_tune *t, size_t len,
                                     enum comm_btl_ofi_read_way way, size_t bytes, uint64_t ns);
 
 /*
- * What T chose, for the log: "up to 2 MiB whole (9120 MB/s; in pieces 7710), above 8 MiB in
- * pieces (...)", one entry per class whose way is chosen; "" when none is.
+ * What T chose, for the log, its pieces being PIECE bytes: "up to 2 MiB whole (9120 MB/s; in
+ * 512 KiB pieces 7710), above 8 MiB in 512 KiB pieces (...)", one entry per class whose way is
+ * chosen; "" when none is.
  */
-void comm_btl_ofi_tune_describe(const struct comm_btl_ofi_tune *t, char *out, size_t len);
+void comm_btl_ofi_tune_describe(const struct comm_btl_ofi_tune *t, size_t piece, char *out,
+                                size_t len);
 
 #endif

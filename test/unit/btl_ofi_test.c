@@ -415,14 +415,14 @@ START_TEST(tune_tries_both_ways_then_keeps_the_faster)
     ck_assert(!comm_btl_ofi_tune_record(&t, MIB, COMM_BTL_OFI_READ_WHOLE, 1));
     ck_assert_int_eq(comm_btl_ofi_tune_choose(&t, MIB), COMM_BTL_OFI_READ_PIECES);
     ck_assert(!comm_btl_ofi_tune_record(&t, MIB, COMM_BTL_OFI_READ_PIECES, 150000));
-    comm_btl_ofi_tune_describe(&t, text, sizeof(text));
+    comm_btl_ofi_tune_describe(&t, 128 * KIB, text, sizeof(text));
     ck_assert_str_eq(text, ""); /* nothing chosen yet */
     ck_assert_int_eq(comm_btl_ofi_tune_choose(&t, MIB), COMM_BTL_OFI_READ_WHOLE);
     /* Both measured: the way is chosen, and the record says so. */
     ck_assert(comm_btl_ofi_tune_record(&t, MIB, COMM_BTL_OFI_READ_WHOLE, 100000));
     ck_assert_int_eq(t.cls[0].chosen, COMM_BTL_OFI_READ_WHOLE);
-    comm_btl_ofi_tune_describe(&t, text, sizeof(text));
-    ck_assert_str_eq(text, "up to 1 MiB whole (10486 MB/s; in pieces 6991)");
+    comm_btl_ofi_tune_describe(&t, 128 * KIB, text, sizeof(text));
+    ck_assert_str_eq(text, "up to 1 MiB whole (10486 MB/s; in 128 KiB pieces 6991)");
     /* From then on the faster way, but every 32nd message of the class the other: 128 more
      * messages bring the count to 132, so 4 of them go in pieces. */
     ck_assert_int_eq(tune_run(&t, MIB, 128, 150000, 100000), 124);
@@ -431,12 +431,12 @@ START_TEST(tune_tries_both_ways_then_keeps_the_faster)
     ck_assert(!t.cls[2].decided);
     ck_assert_int_eq(tune_run(&t, 4 * MIB, 4 + 64, 400000, 800000), 2 + 2);
     ck_assert_int_eq(t.cls[2].chosen, COMM_BTL_OFI_READ_PIECES);
-    comm_btl_ofi_tune_describe(&t, text, sizeof(text));
-    ck_assert_str_eq(text, "up to 1 MiB whole (10486 MB/s; in pieces 6991), up to 4 MiB in "
-                           "pieces (10486 MB/s; whole 5243)");
+    comm_btl_ofi_tune_describe(&t, 128 * KIB, text, sizeof(text));
+    ck_assert_str_eq(text, "up to 1 MiB whole (10486 MB/s; in 128 KiB pieces 6991), up to 4 MiB "
+                           "in 128 KiB pieces (10486 MB/s; whole 5243)");
     tune_run(&t, 64 * MIB, 4, 8000000, 6000000);
-    comm_btl_ofi_tune_describe(&t, text, sizeof(text));
-    ck_assert_ptr_nonnull(strstr(text, ", above 8 MiB whole (11185 MB/s; in pieces 8389)"));
+    comm_btl_ofi_tune_describe(&t, 128 * KIB, text, sizeof(text));
+    ck_assert_ptr_nonnull(strstr(text, ", above 8 MiB whole (11185 MB/s; in 128 KiB pieces 8389)"));
 }
 END_TEST
 
