@@ -112,11 +112,11 @@ static void ofi_read_text(const struct btl_ofi_module *m, bool set, char *out, s
     char piece[32], far[32], whole[32];
 
     ofi_bytes_text(m->read_piece, piece, sizeof(piece));
-    ofi_bytes_text(m->read_piece_far, far, sizeof(far));
     if (m->read_whole == m->read_piece) {
         snprintf(out, len, "in pieces of %s%s", piece, set ? " (COMM_OFI_READ_SIZE)" : "");
         return;
     }
+    ofi_bytes_text(m->read_piece_far, far, sizeof(far));
     ofi_bytes_text(m->read_whole, whole, sizeof(whole));
     snprintf(out, len,
              "in pieces of %s (%s from other hosts) or whole up to %s, whichever delivers "

@@ -145,11 +145,12 @@ void comm_btl_ofi_tune_describe(const struct comm_btl_ofi_tune *t, size_t piece,
     size_t used = 0;
 
     tune_bytes_text(piece, size, sizeof(size));
-    snprintf(pieces, sizeof(pieces), "%s pieces", size);
+    snprintf(pieces, sizeof(pieces), "in %s pieces", size);
     out[0] = '\0';
     for (int c = 0; c < COMM_BTL_OFI_TUNE_CLASSES && used < len; c++) {
         const struct comm_btl_ofi_tune_class *k = &t->cls[c];
         bool last = c == COMM_BTL_OFI_TUNE_CLASSES - 1;
+        bool whole = k->chosen == COMM_BTL_OFI_READ_WHOLE;
         char bound[32];
         int n;
 
@@ -157,13 +158,10 @@ void comm_btl_ofi_tune_describe(const struct comm_btl_ofi_tune *t, size_t piece,
             continue;
         }
         tune_bytes_text(t->piece << (last ? c : c + 1), bound, sizeof(bound));
-        n = snprintf(
-            out + used, len - used, "%s%s %s %s%s (%.0f MB/s; %s%s %.0f)", used > 0 ? ", " : "",
-            last ? "above" : "up to", bound, k->chosen == COMM_BTL_OFI_READ_WHOLE ? "whole" : "in ",
-            k->chosen == COMM_BTL_OFI_READ_WHOLE ? "" : pieces, 1000.0 / k->ns_per_byte[k->chosen],
-            k->chosen == COMM_BTL_OFI_READ_WHOLE ? "in " : "whole",
-            k->chosen == COMM_BTL_OFI_READ_WHOLE ? pieces : "",
-            1000.0 / k->ns_per_byte[!k->chosen]);
+        n = snprintf(out + used, len - used, "%s%s %s %s (%.0f MB/s; %s %.0f)",
+                     used > 0 ? ", " : "", last ? "above" : "up to", bound,
+                     whole ? "whole" : pieces, 1000.0 / k->ns_per_byte[k->chosen],
+                     whole ? pieces : "whole", 1000.0 / k->ns_per_byte[!k->chosen]);
         if (n < 0) {
             break;
         }
