@@ -87,23 +87,22 @@ static void ofi_bytes_text(size_t bytes, char *out, size_t len)
     }
 }
 
+/* SETTING bytes when positive, else FALLBACK; at most the provider's largest message. */
+static size_t ofi_read_bytes(const struct btl_ofi_module *m, long setting, size_t fallback)
+{
+    size_t bytes = setting > 0 ? (size_t)setting : fallback;
+
+    return bytes < m->max_msg_size ? bytes : m->max_msg_size;
+}
+
 /* Sets how large messages are read: SETTING bytes at a time when positive; else 512 KiB pieces
- * or one read of up to 4 MiB, whichever delivers faster to each peer, alone and in streams
- * (btl_ofi_tune.h).  Both are capped by the provider's largest message. */
+ * (128 KiB from other hosts) or one read of up to 4 MiB, whichever delivers faster to each
+ * peer, alone and in streams (btl_ofi_tune.h). */
 static void ofi_choose_read_size(struct btl_ofi_module *m, long setting)
 {
-    m->read_piece = setting > 0 ? (size_t)setting : BTL_OFI_READ_PIECE;
-    m->read_piece_far = setting > 0 ? (size_t)setting : BTL_OFI_READ_PIECE_FAR;
-    m->read_whole = setting > 0 ? (size_t)setting : BTL_OFI_READ_WHOLE;
-    if (m->read_piece > m->max_msg_size) {
-        m->read_piece = m->max_msg_size;
-    }
-    if (m->read_piece_far > m->max_msg_size) {
-        m->read_piece_far = m->max_msg_size;
-    }
-    if (m->read_whole > m->max_msg_size) {
-        m->read_whole = m->max_msg_size;
-    }
+    m->read_piece = ofi_read_bytes(m, setting, BTL_OFI_READ_PIECE);
+    m->read_piece_far = ofi_read_bytes(m, setting, BTL_OFI_READ_PIECE_FAR);
+    m->read_whole = ofi_read_bytes(m, setting, BTL_OFI_READ_WHOLE);
 }
 
 /* The info line's words for how large messages are read; SET: COMM_OFI_READ_SIZE is. */
@@ -524,7 +523,7 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
     struct ofi_published *pub = NULL;
     struct btl_ofi_endpoint *ep;
     fi_addr_t addr = FI_ADDR_UNSPEC;
-    size_t len = 0;
+    size_t len = 0, tuned_above;
     int rc, ret;
 
     rc = comm_pmix_get(peer->rank, ofi_addr_key, (void **)&pub, &len);
@@ -565,8 +564,10 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
     ep->base.peer = peer->rank;
     ep->addr = addr;
     ep->credits = m->credits_per_peer;
-    comm_btl_ofi_tune_init(&ep->tune, m->read_whole > m->read_piece ? m->read_piece : 0);
-    comm_btl_ofi_tune_init(&ep->stream_tune, m->read_whole > m->read_piece ? m->read_piece : 0);
+    /* Tuned only when there are two ways (COMM_OFI_READ_SIZE leaves one). */
+    tuned_above = m->read_whole > m->read_piece ? m->read_piece : 0;
+    comm_btl_ofi_tune_init(&ep->tune, tuned_above);
+    comm_btl_ofi_tune_init(&ep->stream_tune, tuned_above);
     comm_btl_ofi_tune_set_batch(&ep->stream_tune, BTL_OFI_STREAM_BATCH);
     ep->same_host = peer->same_host;
     m->eps[peer->rank] = ep;

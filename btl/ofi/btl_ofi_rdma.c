@@ -233,10 +233,10 @@ static int ofi_post_read(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, 
     return COMM_OK;
 }
 
-/* Pieces from a peer on another host are smaller:
- * between two simulated hosts under bbr, streams of 1-4 MiB messages moved 5000-5700 MB/s in
- * 128 KiB pieces against 2300-2900 in 512 KiB ones or whole (cubic takes them whole, and the
- * tuners see it); on loopback 512 KiB pieces were faster than 128 KiB ones. */
+/* Pieces from a peer on another host are smaller: between two simulated hosts under bbr,
+ * streams of 1-4 MiB messages moved 5000-5700 MB/s in 128 KiB pieces against 2300-2900 in
+ * 512 KiB ones or whole (under cubic the tuners keep them whole); on loopback 512 KiB pieces
+ * were faster than 128 KiB ones. */
 size_t comm_btl_ofi_read_size(const struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep,
                               enum comm_btl_ofi_read_way way)
 {
