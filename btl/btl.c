@@ -148,7 +148,8 @@ static int btl_check_list(const char *value, char *expected_out, size_t len)
     return btl_parse_list(value, selected, expected_out, len) ? COMM_OK : COMM_ERR_BAD_PARAM;
 }
 
-int comm_btl_open_all(const struct comm_btl_self_info *self, comm_btl_recv_fn recv)
+int comm_btl_open_all(const struct comm_btl_self_info *self, comm_btl_recv_fn recv,
+                      comm_btl_written_fn written)
 {
     bool selected[BTL_COUNT];
     const char *list;
@@ -175,6 +176,7 @@ int comm_btl_open_all(const struct comm_btl_self_info *self, comm_btl_recv_fn re
             comm_btl_close_all();
             return rc;
         }
+        btl_open_modules[i]->written = written;
     }
     return COMM_OK;
 }

@@ -34,7 +34,9 @@
  * peer offered, is synchronous in the same way.  `get_start` is the asynchronous read: it
  * returns once the read is under way, and the btl's progress calls the runtime's done
  * function when it ended, so reads of several messages overlap; a btl without it points at
- * the stub, and the runtime then uses `get`.
+ * the stub, and the runtime then uses `get`.  `put_start` is the asynchronous write of a
+ * whole message into memory the receiver offered; the receiver's btl tells its runtime with
+ * the token the writer gave (see write_max).
  *
  * Ownership and threads: a module and its endpoints belong to the btl; the runtime calls every
  * operation from the thread that holds the progress lock (one thread at a time).
@@ -110,6 +112,22 @@ typedef int (*comm_btl_get_start_fn)(struct comm_btl_endpoint *ep, const struct 
                                      size_t nlocal, uint64_t remote, uint64_t remote_key,
                                      size_t len, comm_btl_get_done_fn done, void *ctx);
 /*
+ * Begins writing LEN bytes of the contiguous LOCAL at the peer's address REMOTE (with
+ * REMOTE_KEY, from the peer's register_mem of memory it offered for writes), and has the
+ * peer's btl call its module's `written` function with TOKEN once every byte is in place.
+ * DONE(CTX, status) is called from a later progress call, never from inside put_start, once
+ * LOCAL may be reused (COMM_OK) or the write failed (a negative status, logged by the btl: the
+ * peer's `written` may then never come).  Returns COMM_OK when begun, COMM_ERR_NOT_SUPPORTED
+ * when the btl cannot write this way, or another negative status (nothing was begun, DONE is
+ * not called).  Only for modules whose write_max is not 0.
+ */
+typedef int (*comm_btl_put_start_fn)(struct comm_btl_endpoint *ep, const void *local, size_t len,
+                                     uint64_t remote, uint64_t remote_key, uint32_t token,
+                                     comm_btl_get_done_fn done, void *ctx);
+/* The runtime's function for a peer's put_start that has ended in this process: its bytes are
+ * in place.  Called from the btl's progress call, like the receive function. */
+typedef void (*comm_btl_written_fn)(uint32_t token);
+/*
  * Writes LEN bytes of the local iovec at the peer's address REMOTE (with REMOTE_KEY, from the
  * peer's register_mem of that memory), memory the peer offered for it.  Returns COMM_OK when
  * all was written, COMM_ERR_NOT_SUPPORTED when the btl cannot write peer memory, or another
@@ -160,6 +178,7 @@ struct comm_btl_ops {
     comm_btl_flush_fn flush;
     comm_btl_put_fn put;
     comm_btl_get_start_fn get_start;
+    comm_btl_put_start_fn put_start;
 };
 
 /* The common head of every module; a btl embeds it first in its own module struct. */
@@ -170,6 +189,12 @@ struct comm_btl_module {
     /* From this many bytes (0: never) a message the receiver reads with get is shared out:
      * the receiver reads its first half while the sender writes the rest with put. */
     size_t split_min;
+    /* Up to this many bytes (0: never) the receiver of a large message may offer its memory
+     * and have the sender write it with put_start: the sender completes when its write has
+     * left, without waiting for the receiver to say it has read.  Set by the btl at open. */
+    size_t write_max;
+    /* The runtime's function for writes that ended here, set by comm_btl_open_all. */
+    comm_btl_written_fn written;
 };
 
 /* The common head of every endpoint. */
@@ -194,7 +219,8 @@ bool comm_btl_shm_is_enabled(void);
  * Opens every btl allowed by COMM_BTL.  Returns COMM_OK, COMM_ERR_BAD_PARAM for a COMM_BTL
  * that names an unknown btl (logged with the known names), or the first fatal btl failure.
  */
-int comm_btl_open_all(const struct comm_btl_self_info *self, comm_btl_recv_fn recv);
+int comm_btl_open_all(const struct comm_btl_self_info *self, comm_btl_recv_fn recv,
+                      comm_btl_written_fn written);
 
 /* Chooses and connects the btl that serves PEER (after the address fence).  Returns
  * COMM_ERR_UNREACHABLE, logged naming the rank, when no open btl reaches it. */

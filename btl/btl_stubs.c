@@ -74,6 +74,21 @@ int comm_btl_stub_get_start(struct comm_btl_endpoint *ep, const struct iovec *lo
     return COMM_ERR_NOT_SUPPORTED;
 }
 
+int comm_btl_stub_put_start(struct comm_btl_endpoint *ep, const void *local, size_t len,
+                            uint64_t remote, uint64_t remote_key, uint32_t token,
+                            comm_btl_get_done_fn done, void *ctx)
+{
+    (void)ep;
+    (void)local;
+    (void)len;
+    (void)remote;
+    (void)remote_key;
+    (void)token;
+    (void)done;
+    (void)ctx;
+    return COMM_ERR_NOT_SUPPORTED;
+}
+
 int comm_btl_stub_register(struct comm_btl_module *module, void *ptr, size_t len,
                            uint64_t *key_out)
 {

@@ -12,6 +12,8 @@
  *                data with the btl's get (one copy: CMA inside a host) and answers FIN.
  *                When the btl cannot read peer memory, the receiver answers CTS instead and
  *                the sender streams DATA fragments through the btl (the pipelined copy).
+ *                Up to the btl's write_max bytes the receiver answers CTW (its registered
+ *                buffer) and the sender writes the data with put_start: no FIN (p2p.c).
  * Ordering: match-carrying fragments (EAGER, EAGER_SYNC, RTS) to a peer leave in the order
  * the sends started (a per-peer queue holds them while the transport is full), and btls keep
  * order, so MPI's non-overtaking rule holds.
@@ -57,6 +59,10 @@ int comm_p2p_init(long rank, long size, const long *local_peers, size_t nlocal);
 
 /* The function every btl hands its fragments to. */
 comm_btl_recv_fn comm_p2p_receiver(void);
+
+/* The function every btl hands the tokens of writes that ended here to (with the receiver,
+ * before the btls open). */
+comm_btl_written_fn comm_p2p_written(void);
 
 /* Waits until nothing is left to send, then releases the peers (before the last fence). */
 int comm_p2p_finalize(void);

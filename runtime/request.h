@@ -40,14 +40,16 @@ enum comm_send_mode {
 
 /* Where a send or receive is in its protocol. */
 enum comm_request_state {
-    COMM_REQUEST_INACTIVE, /* persistent, not started */
-    COMM_REQUEST_QUEUED,   /* send: waiting in its peer's queue to go out; recv: posted */
-    COMM_REQUEST_WAIT_ACK, /* send: eager-sync sent, waiting for the match */
-    COMM_REQUEST_WAIT_FIN, /* send: RTS sent, waiting for the receiver to read */
-    COMM_REQUEST_STREAM,   /* send: copying fragments through the transport (after CTS) */
+    COMM_REQUEST_INACTIVE,  /* persistent, not started */
+    COMM_REQUEST_QUEUED,    /* send: waiting in its peer's queue to go out; recv: posted */
+    COMM_REQUEST_WAIT_ACK,  /* send: eager-sync sent, waiting for the match */
+    COMM_REQUEST_WAIT_FIN,  /* send: RTS sent, waiting for the receiver to read */
+    COMM_REQUEST_STREAM,    /* send: copying fragments through the transport (after CTS) */
+    COMM_REQUEST_WRITING,   /* send: writing into the receiver's memory (after CTW) */
     COMM_REQUEST_RECEIVING, /* recv: matched, data arriving in fragments */
     COMM_REQUEST_SHARED,    /* recv: matched, shared out, waiting for the sender's part */
     COMM_REQUEST_READING,   /* recv: matched, the transport reading it (get_start) */
+    COMM_REQUEST_OFFERED,   /* recv: matched, its memory offered to the sender, who writes */
     COMM_REQUEST_DONE,
 };
 
@@ -81,8 +83,10 @@ struct comm_request {
     uint64_t rndv_key;          /* send: the transport's registration of what the peer reads */
     bool rndv_registered;       /* send: rndv_key holds a registration to release */
     uint64_t peer_req;          /* the other side's request id */
-    long read_peer;             /* recv, COMM_REQUEST_READING: the sender's world rank */
-    /* recv, shared out (COMM_REQUEST_SHARED): the sender writes [split, want) */
+    long read_peer;             /* recv, READING or OFFERED: the sender's world rank */
+    uint32_t write_token;       /* recv, OFFERED: names it to the transport (p2p.c) */
+    /* recv, shared out (COMM_REQUEST_SHARED): the sender writes [split, want); offered
+     * (COMM_REQUEST_OFFERED): split 0, and the sender writes all of it */
     long split_peer;            /* the sender's world rank */
     size_t split;               /* where the sender's part starts */
     uint64_t split_addr;        /* the sender's registration, to read its part if it cannot */

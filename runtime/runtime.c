@@ -108,7 +108,7 @@ static int runtime_start_transports(void)
     if (rc < 0) {
         return rc;
     }
-    rc = comm_btl_open_all(&self, comm_p2p_receiver());
+    rc = comm_btl_open_all(&self, comm_p2p_receiver(), comm_p2p_written());
     if (rc < 0) {
         return rc;
     }

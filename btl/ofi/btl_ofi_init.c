@@ -38,6 +38,7 @@ struct ofi_settings {
     long credits;
     long mr_cache;
     long read_size;
+    long write_max;
     long recv_memory;
     bool explicit_choice; /* the user named a backend or devices */
 };
@@ -57,6 +58,7 @@ static int ofi_read_settings(struct ofi_settings *s)
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_CREDITS], &s->credits)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_MR_CACHE], &s->mr_cache)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_READ_SIZE], &s->read_size)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_WRITE_MAX], &s->write_max)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RECV_MEMORY], &s->recv_memory)) < 0) {
         return rc;
     }
@@ -123,6 +125,20 @@ static void ofi_read_text(const struct btl_ofi_module *m, bool set, char *out, s
              piece, far, whole);
 }
 
+/* Whether senders write large messages of up to SETTING bytes into this rank's memory: when
+ * the provider reads and writes remote memory, with completion data of 4 bytes or more. */
+static void ofi_choose_write(struct btl_ofi_module *m, long setting)
+{
+    uint64_t caps = FI_WRITE | FI_REMOTE_WRITE;
+
+    m->write = m->rma && (m->info->caps & caps) == caps &&
+               m->info->domain_attr->cq_data_size >= 4 && setting > 0;
+    m->base.write_max = 0;
+    if (m->write) {
+        m->base.write_max = (size_t)setting < m->max_msg_size ? (size_t)setting : m->max_msg_size;
+    }
+}
+
 /*
  * Makes the receive buffers for every other rank of the job fit COMM_OFI_RECV_MEMORY, by
  * shrinking what the user left unset (every rank alike: any buffer takes any peer's fragment).
@@ -173,16 +189,21 @@ static int ofi_choose(const struct ofi_settings *s, const struct comm_btl_ofi_de
         struct fi_info *list = NULL;
         char why[384];
         size_t used;
-        int rc = comm_btl_ofi_getinfo(candidates[i], devices, true, &list, why, sizeof(why));
+        char why_other[384];
+        /* Writes are asked for first; a provider that only reads still reads, and one without
+         * RMA still carries fragments (large messages are copied).  Why a candidate was
+         * refused is said as the read asked. */
+        int rc = comm_btl_ofi_getinfo(candidates[i], devices, COMM_BTL_OFI_RMA_WRITE, &list,
+                                      why_other, sizeof(why_other));
 
         if (rc == COMM_ERR_NOT_FOUND) {
-            char why_msg[384];
-
-            /* A provider without RMA still carries fragments; large messages are copied. */
-            if (comm_btl_ofi_getinfo(candidates[i], devices, false, &list, why_msg,
-                                     sizeof(why_msg)) == COMM_OK) {
-                rc = COMM_OK;
-            }
+            rc = comm_btl_ofi_getinfo(candidates[i], devices, COMM_BTL_OFI_RMA_READ, &list, why,
+                                      sizeof(why));
+        }
+        if (rc == COMM_ERR_NOT_FOUND &&
+            comm_btl_ofi_getinfo(candidates[i], devices, COMM_BTL_OFI_RMA_NONE, &list, why_other,
+                                 sizeof(why_other)) == COMM_OK) {
+            rc = COMM_OK;
         }
         if (rc == COMM_OK) {
             /* The first entry: every rank sees the same list in the same order. */
@@ -231,7 +252,7 @@ static size_t ofi_rx_per_peer(const struct btl_ofi_module *m)
 static int ofi_open_endpoint(struct btl_ofi_module *m, long size)
 {
     struct fi_info *info = m->info;
-    struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_MSG, .wait_obj = FI_WAIT_NONE};
+    struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_DATA, .wait_obj = FI_WAIT_NONE};
     struct fi_av_attr av_attr = {.type = info->domain_attr->av_type != FI_AV_UNSPEC
                                              ? info->domain_attr->av_type
                                              : FI_AV_TABLE,
@@ -351,7 +372,8 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     struct ofi_settings s;
     struct comm_btl_ofi_devices devices;
     struct btl_ofi_module *m;
-    char expected[256], allowed[256], iface[IF_NAMESIZE + 1], read_text[224];
+    char expected[256], allowed[256], iface[IF_NAMESIZE + 1], read_text[224], write_text[128];
+    char write_max[32];
     bool all_local = self->local_size == self->size;
     bool serve_local = !comm_btl_shm_is_enabled();
     bool needed = self->size > self->local_size || (serve_local && self->local_size > 1);
@@ -424,6 +446,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         goto out_close;
     }
     comm_btl_ofi_rdma_init(m, s.mr_cache);
+    ofi_choose_write(m, s.write_max);
     rc = ofi_setup_tx(m);
     if (rc < 0) {
         goto out_close;
@@ -435,11 +458,18 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     comm_btl_ofi_interface_of(m->info, iface, sizeof(iface));
     comm_btl_ofi_devices_describe(&devices, allowed, sizeof(allowed));
     ofi_read_text(m, s.read_size > 0, read_text, sizeof(read_text));
+    write_text[0] = '\0';
+    if (m->write) {
+        ofi_bytes_text(m->base.write_max, write_max, sizeof(write_max));
+        snprintf(write_text, sizeof(write_text),
+                 "written by the sender into the receiver's memory up to %s, above that ",
+                 write_max);
+    }
     comm_log_info("btl_ofi",
                   "provider %s, fabric %s, domain %s%s%s (allowed devices: %s, from "
-                  "%s); large messages %s%s",
+                  "%s); large messages %s%s%s",
                   m->provider, m->info->fabric_attr->name, m->info->domain_attr->name,
-                  iface[0] ? ", interface " : "", iface, allowed, devices.source,
+                  iface[0] ? ", interface " : "", iface, allowed, devices.source, write_text,
                   m->rma ? "read from the sender's memory " : "copied through fragments",
                   m->rma ? read_text : "");
     *module_out = &m->base;
@@ -611,6 +641,7 @@ static void ofi_close_fid(struct fid *fid, const char *what)
 static void ofi_close_all(struct btl_ofi_module *m)
 {
     comm_btl_ofi_drop_gets(m);
+    comm_btl_ofi_drop_writes(m);
     comm_btl_ofi_mr_cache_flush(&m->mrs);
     ofi_close_fid(m->ep != NULL ? &m->ep->fid : NULL, "endpoint");
     for (size_t i = 0; i < m->rx_nchunks; i++) {
@@ -654,6 +685,10 @@ static void btl_ofi_close(struct comm_btl_module *module)
                       "%lu large messages were read while others went on, up to %lu at once "
                       "in up to %u reads",
                       m->gets_started, m->gets_most, m->areads_most);
+    }
+    if (m->writes_started > 0) {
+        comm_log_info("btl_ofi", "%lu large messages were written into their receivers' memory",
+                      m->writes_started);
     }
     for (long r = 0; r < m->size; r++) {
         char chosen[512];
@@ -702,6 +737,7 @@ const struct comm_btl_ops comm_btl_ofi = {
     .send = comm_btl_ofi_send,
     .get = comm_btl_ofi_get,
     .get_start = comm_btl_ofi_get_start,
+    .put_start = comm_btl_ofi_put_start,
     .register_mem = comm_btl_ofi_register,
     .deregister_mem = comm_btl_ofi_deregister,
     .progress = comm_btl_ofi_progress,

@@ -100,6 +100,7 @@ enum btl_ofi_op_type {
     BTL_OFI_OP_SEND,
     BTL_OFI_OP_READ,
     BTL_OFI_OP_AREAD, /* one read of an asynchronous get */
+    BTL_OFI_OP_AWRITE, /* an asynchronous put (put_start) */
 };
 
 /* The head of every operation's context: what libfabric may use, then what we are. */
@@ -167,6 +168,23 @@ struct btl_ofi_get {
     comm_btl_get_done_fn done;
     void *ctx;
     struct btl_ofi_aread reads[BTL_OFI_READS_IN_FLIGHT];
+};
+
+/* An asynchronous put (put_start), from its start until its done function is called.  Owned by
+ * the module. */
+struct btl_ofi_awrite {
+    struct btl_ofi_op op;
+    struct btl_ofi_awrite *next; /* in the module's list of writes to post or of ended ones */
+    struct btl_ofi_endpoint *ep;
+    struct comm_btl_ofi_mr *local; /* the registration it writes from (FI_MR_LOCAL), held */
+    const void *buf;
+    size_t len;
+    uint64_t raddr; /* the provider's address and key of the peer's memory */
+    uint64_t key;
+    uint32_t token; /* the completion data the peer's runtime gets */
+    int status;
+    comm_btl_get_done_fn done;
+    void *ctx;
 };
 
 /* A peer served by ofi.  Owned by the module. */
@@ -278,6 +296,19 @@ struct btl_ofi_module {
     /* Something for advance_gets to do: a read ended, or a post must be tried again.  Without
      * it progress would walk every get under way on every call, which starves the socket. */
     bool gets_stirred;
+
+    /* Writes (put_start): usable when the provider writes remote memory with completion
+     * data; then registrations may be written, and receives take completion data. */
+    bool write;
+    struct btl_ofi_awrite *writes_waiting; /* refused for now (EAGAIN): posted by progress */
+    struct btl_ofi_awrite *writes_waiting_tail;
+    struct btl_ofi_awrite *writes_ended; /* their done functions called by progress */
+    unsigned long writes_now;            /* begun, done function not called yet */
+    unsigned long writes_started;
+    uint32_t *written; /* tokens of peers' writes that ended here, for the runtime */
+    size_t nwritten;
+    size_t written_cap;
+    bool writes_stirred; /* something in the three lists above */
 };
 
 extern const struct comm_btl_ops comm_btl_ofi;
@@ -290,13 +321,21 @@ extern const struct comm_btl_ops comm_btl_ofi;
  */
 void comm_btl_ofi_restrict_env(const struct comm_btl_ofi_devices *devices);
 
+/* What a provider must do with remote memory for comm to choose it. */
+enum comm_btl_ofi_rma {
+    COMM_BTL_OFI_RMA_NONE,  /* nothing: large messages go through fragments */
+    COMM_BTL_OFI_RMA_READ,  /* read it */
+    COMM_BTL_OFI_RMA_WRITE, /* read it, and write it with completion data */
+};
+
 /*
  * The fi_info entries of PROVIDER on the allowed devices, with the capabilities, modes and
- * memory-registration modes comm can use (FI_MSG, FI_RMA when WANT_RMA).  Returns COMM_OK with
- * a list to free with fi_freeinfo, or COMM_ERR_NOT_FOUND after writing why to why_out.
+ * memory-registration modes comm can use (FI_MSG, and FI_RMA as RMA asks).  Returns COMM_OK
+ * with a list to free with fi_freeinfo, or COMM_ERR_NOT_FOUND after writing why to why_out.
  */
 int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices *devices,
-                         bool want_rma, struct fi_info **list_out, char *why_out, size_t len);
+                         enum comm_btl_ofi_rma rma, struct fi_info **list_out, char *why_out,
+                         size_t len);
 
 /* The network interface carrying the entry's source address, or "" (written to out). */
 void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len);
@@ -344,6 +383,23 @@ size_t comm_btl_ofi_read_size(const struct btl_ofi_module *m, const struct btl_o
                               enum comm_btl_ofi_read_way way);
 /* Frees the gets still under way at close (their done functions are not called). */
 void comm_btl_ofi_drop_gets(struct btl_ofi_module *m);
+
+/* btl_ofi_write.c */
+int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, size_t len,
+                           uint64_t remote, uint64_t remote_key, uint32_t token,
+                           comm_btl_get_done_fn done, void *ctx);
+/* Write A completed (STATUS COMM_OK) or failed: its done function is called by progress. */
+void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *a, int status);
+/* A peer's write with completion data TOKEN ended here: the runtime hears of it from progress. */
+void comm_btl_ofi_note_written(struct btl_ofi_module *m, uint64_t token);
+/* Posts the writes the provider refused for a moment, calls the done functions of those that
+ * ended and hands the runtime the tokens of peers' writes; called by progress, outside any
+ * delivery.  Returns how many it handed on. */
+int comm_btl_ofi_advance_writes(struct btl_ofi_module *m);
+/* Frees, at close, the writes not posted yet or ended (their done functions are not called)
+ * and the tokens not handed on.  A write still posted belongs to the provider until it closes
+ * the endpoint: a correct program has none (its sends completed). */
+void comm_btl_ofi_drop_writes(struct btl_ofi_module *m);
 /* Sets up registration (rma, virt_addr, the cache) once the domain is open. */
 void comm_btl_ofi_rdma_init(struct btl_ofi_module *m, long cache_size);
 /* Registers memory the module owns (buffers) for local use; desc_out NULL when not needed. */

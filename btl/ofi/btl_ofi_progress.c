@@ -127,12 +127,20 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
         comm_btl_ofi_aread_ended(m, a);
         break;
     }
+    case BTL_OFI_OP_AWRITE: {
+        struct btl_ofi_awrite *a = (struct btl_ofi_awrite *)op;
+
+        comm_log_error("btl_ofi", "writing %zu bytes to rank %ld failed: %s (%s)", a->len,
+                       a->ep->base.peer, fi_strerror(err.err), text);
+        comm_btl_ofi_awrite_ended(m, a, COMM_ERR_SYSTEM);
+        break;
+    }
     }
 }
 
 int comm_btl_ofi_poll(struct btl_ofi_module *m)
 {
-    struct fi_cq_msg_entry e[BTL_OFI_CQ_BATCH];
+    struct fi_cq_data_entry e[BTL_OFI_CQ_BATCH];
     ssize_t n = fi_cq_read(m->cq, e, BTL_OFI_CQ_BATCH);
 
     if (n == -FI_EAGAIN) {
@@ -149,6 +157,13 @@ int comm_btl_ofi_poll(struct btl_ofi_module *m)
     for (ssize_t i = 0; i < n; i++) {
         struct btl_ofi_op *op = e[i].op_context;
 
+        if (e[i].flags & FI_REMOTE_WRITE) {
+            /* A peer's write into memory we offered: no context of ours, only its data. */
+            if (e[i].flags & FI_REMOTE_CQ_DATA) {
+                comm_btl_ofi_note_written(m, e[i].data);
+            }
+            continue;
+        }
         switch (op->type) {
         case BTL_OFI_OP_RECV:
             ofi_on_recv(m, (struct btl_ofi_rx *)op, e[i].len);
@@ -161,6 +176,9 @@ int comm_btl_ofi_poll(struct btl_ofi_module *m)
             break;
         case BTL_OFI_OP_AREAD:
             comm_btl_ofi_aread_ended(m, (struct btl_ofi_aread *)op);
+            break;
+        case BTL_OFI_OP_AWRITE:
+            comm_btl_ofi_awrite_ended(m, (struct btl_ofi_awrite *)op, COMM_OK);
             break;
         }
     }
@@ -224,6 +242,9 @@ int comm_btl_ofi_progress(struct comm_btl_module *module)
     m->delivering = true;
     if (m->gets_stirred) {
         delivered += comm_btl_ofi_advance_gets(m);
+    }
+    if (m->writes_stirred) {
+        delivered += comm_btl_ofi_advance_writes(m);
     }
     while (m->deliver_head != NULL) {
         struct btl_ofi_rx *rx = m->deliver_head;

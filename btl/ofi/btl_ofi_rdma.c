@@ -70,7 +70,8 @@ int comm_btl_ofi_register_local(struct btl_ofi_module *m, void *ptr, size_t len,
     return COMM_OK;
 }
 
-/* The cache's register function: a registration peers may read and reads may land in. */
+/* The cache's register function: a registration peers may read and reads may land in (and,
+ * with writes, that peers may write and writes may leave from). */
 static int ofi_cache_register(void *ctx, struct comm_btl_ofi_mr *entry)
 {
     struct btl_ofi_module *m = ctx;
@@ -85,7 +86,9 @@ static int ofi_cache_register(void *ctx, struct comm_btl_ofi_mr *entry)
     if (!m->virt_addr && comm_btl_ofi_mr_cache_find_key(&m->mrs, requested) != NULL) {
         return COMM_ERR_NOT_SUPPORTED;
     }
-    rc = ofi_mr_open(m, (void *)entry->base, entry->len, FI_READ | FI_REMOTE_READ, requested, &mr);
+    rc = ofi_mr_open(m, (void *)entry->base, entry->len,
+                     FI_READ | FI_REMOTE_READ | (m->write ? FI_WRITE | FI_REMOTE_WRITE : 0),
+                     requested, &mr);
     if (rc < 0) {
         return rc;
     }

@@ -85,7 +85,7 @@ void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len
     select_interface(info, out, len, &loopback);
 }
 
-static struct fi_info *select_hints(const char *provider, bool want_rma)
+static struct fi_info *select_hints(const char *provider, enum comm_btl_ofi_rma rma)
 {
     struct fi_info *hints = fi_allocinfo();
 
@@ -93,7 +93,14 @@ static struct fi_info *select_hints(const char *provider, bool want_rma)
         return NULL;
     }
     hints->ep_attr->type = FI_EP_RDM;
-    hints->caps = FI_MSG | (want_rma ? FI_RMA | FI_READ | FI_REMOTE_READ : 0);
+    hints->caps = FI_MSG;
+    if (rma != COMM_BTL_OFI_RMA_NONE) {
+        hints->caps |= FI_RMA | FI_READ | FI_REMOTE_READ;
+    }
+    if (rma == COMM_BTL_OFI_RMA_WRITE) {
+        hints->caps |= FI_WRITE | FI_REMOTE_WRITE;
+        hints->domain_attr->cq_data_size = 4; /* the receive's token */
+    }
     hints->mode = FI_CONTEXT | FI_CONTEXT2;
     hints->domain_attr->mr_mode =
         FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
@@ -111,9 +118,10 @@ static struct fi_info *select_hints(const char *provider, bool want_rma)
 }
 
 int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices *devices,
-                         bool want_rma, struct fi_info **list_out, char *why_out, size_t len)
+                         enum comm_btl_ofi_rma rma, struct fi_info **list_out, char *why_out,
+                         size_t len)
 {
-    struct fi_info *hints = select_hints(provider, want_rma);
+    struct fi_info *hints = select_hints(provider, rma);
     struct fi_info *all = NULL, *kept = NULL, **tail = &kept;
     char refused[256] = "";
     int rc;

@@ -17,6 +17,7 @@ enum comm_btl_ofi_setting {
     COMM_BTL_OFI_SETTING_RECV_MEMORY,
     COMM_BTL_OFI_SETTING_MR_CACHE,
     COMM_BTL_OFI_SETTING_READ_SIZE,
+    COMM_BTL_OFI_SETTING_WRITE_MAX,
 };
 
 extern const struct comm_setting comm_btl_ofi_setting_list[];

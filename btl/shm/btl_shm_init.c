@@ -425,4 +425,5 @@ const struct comm_btl_ops comm_btl_shm = {
     .flush = comm_btl_stub_flush,
     .put = comm_btl_shm_put,
     .get_start = comm_btl_stub_get_start,
+    .put_start = comm_btl_stub_put_start,
 };

@@ -88,4 +88,5 @@ const struct comm_btl_ops comm_btl_template = {
     .flush = comm_btl_stub_flush,
     .put = comm_btl_stub_put,
     .get_start = comm_btl_stub_get_start,
+    .put_start = comm_btl_stub_put_start,
 };

@@ -1,0 +1,195 @@
+/*
+ * btl_ofi_write.c - the sender's write of a large message into memory its receiver offered
+ * (put_start), with completion data that names the receive on the receiver's side.
+ *
+ * Layer: btl/ofi.  Must not: call the runtime (a done function, the written function) from
+ * anywhere but progress, or write without the provider's remote-write capability and
+ * completion data (m->write).
+ */
+#include "config.h"
+
+#include "btl/ofi/btl_ofi_module.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <stdlib.h>
+
+/* Posts A: COMM_OK, COMM_AGAIN (the provider is busy: again at the next progress call) or a
+ * status (logged). */
+static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
+{
+    void *desc = a->local != NULL ? a->local->desc : NULL;
+    ssize_t ret = fi_writedata(m->ep, a->buf, a->len, desc, a->token, a->ep->addr, a->raddr, a->key,
+                               &a->op.ctx);
+
+    if (ret == -FI_EAGAIN) {
+        return COMM_AGAIN;
+    }
+    if (ret != 0) {
+        comm_log_error("btl_ofi", "writing %zu bytes to rank %ld failed: %s", a->len,
+                       a->ep->base.peer, fi_strerror((int)-ret));
+        return COMM_ERR_SYSTEM;
+    }
+    return COMM_OK;
+}
+
+static void ofi_write_wait(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
+{
+    a->next = NULL;
+    if (m->writes_waiting_tail != NULL) {
+        m->writes_waiting_tail->next = a;
+    } else {
+        m->writes_waiting = a;
+    }
+    m->writes_waiting_tail = a;
+    m->writes_stirred = true;
+}
+
+int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, size_t len,
+                           uint64_t remote, uint64_t remote_key, uint32_t token,
+                           comm_btl_get_done_fn done, void *ctx)
+{
+    struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
+    struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
+    struct btl_ofi_awrite *a;
+    int rc;
+
+    if (!m->write || remote_key == 0 || len == 0 || len > m->max_msg_size) {
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    a = calloc(1, sizeof(*a));
+    if (a == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    a->op.type = BTL_OFI_OP_AWRITE;
+    a->ep = ep;
+    a->buf = local;
+    a->len = len;
+    a->key = m->virt_addr ? remote_key - 1 : remote_key;
+    a->raddr = m->virt_addr ? remote : remote - remote_key;
+    a->token = token;
+    a->done = done;
+    a->ctx = ctx;
+    if (m->mr_mode & FI_MR_LOCAL) {
+        rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, (void *)(uintptr_t)local, len, &a->local);
+        if (rc < 0) {
+            free(a);
+            return rc;
+        }
+    }
+    rc = m->writes_waiting != NULL ? COMM_AGAIN : ofi_write_post(m, a);
+    if (rc == COMM_AGAIN) {
+        ofi_write_wait(m, a);
+    } else if (rc < 0) {
+        if (a->local != NULL) {
+            comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
+        }
+        free(a);
+        return rc;
+    }
+    m->writes_now++;
+    m->writes_started++;
+    return COMM_OK;
+}
+
+void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *a, int status)
+{
+    a->status = status;
+    a->next = m->writes_ended;
+    m->writes_ended = a;
+    m->writes_stirred = true;
+}
+
+void comm_btl_ofi_note_written(struct btl_ofi_module *m, uint64_t token)
+{
+    if (m->nwritten == m->written_cap) {
+        size_t cap = m->written_cap ? 2 * m->written_cap : 64;
+        uint32_t *grown = realloc(m->written, cap * sizeof(*grown));
+
+        if (grown == NULL) {
+            /* The receive it names would wait forever: say which. */
+            comm_log_error("btl_ofi", "out of memory noting the end of a peer's write (%#llx)",
+                           (unsigned long long)token);
+            return;
+        }
+        m->written = grown;
+        m->written_cap = cap;
+    }
+    m->written[m->nwritten++] = (uint32_t)token;
+    m->writes_stirred = true;
+}
+
+int comm_btl_ofi_advance_writes(struct btl_ofi_module *m)
+{
+    struct btl_ofi_awrite *ended;
+    size_t nwritten;
+    int n = 0;
+
+    m->writes_stirred = false;
+    while (m->writes_waiting != NULL) {
+        struct btl_ofi_awrite *a = m->writes_waiting;
+        int rc = ofi_write_post(m, a);
+
+        if (rc == COMM_AGAIN) {
+            m->writes_stirred = true;
+            break;
+        }
+        m->writes_waiting = a->next;
+        if (m->writes_waiting == NULL) {
+            m->writes_waiting_tail = NULL;
+        }
+        if (rc < 0) {
+            comm_btl_ofi_awrite_ended(m, a, rc);
+        }
+    }
+    /* Taken whole first: a done function may begin writes that end in this call. */
+    ended = m->writes_ended;
+    m->writes_ended = NULL;
+    while (ended != NULL) {
+        struct btl_ofi_awrite *a = ended;
+
+        ended = a->next;
+        if (a->local != NULL) {
+            comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
+        }
+        m->writes_now--;
+        a->done(a->ctx, a->status);
+        free(a);
+        n++;
+    }
+    nwritten = m->nwritten;
+    for (size_t i = 0; i < nwritten && m->base.written != NULL; i++) {
+        m->base.written(m->written[i]);
+        n++;
+    }
+    /* The runtime's written function sends answers, which may poll and note more. */
+    for (size_t i = nwritten; i < m->nwritten; i++) {
+        m->written[i - nwritten] = m->written[i];
+    }
+    m->nwritten -= nwritten;
+    if (m->nwritten > 0 || m->writes_ended != NULL) {
+        m->writes_stirred = true;
+    }
+    return n;
+}
+
+void comm_btl_ofi_drop_writes(struct btl_ofi_module *m)
+{
+    struct btl_ofi_awrite *lists[2] = {m->writes_waiting, m->writes_ended};
+
+    for (size_t i = 0; i < 2; i++) {
+        while (lists[i] != NULL) {
+            struct btl_ofi_awrite *a = lists[i];
+
+            lists[i] = a->next;
+            if (a->local != NULL) {
+                comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
+            }
+            free(a);
+        }
+    }
+    m->writes_waiting = m->writes_waiting_tail = m->writes_ended = NULL;
+    free(m->written);
+    m->written = NULL;
+    m->nwritten = m->written_cap = 0;
+}
