@@ -90,9 +90,9 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
     [COMM_BTL_OFI_SETTING_WRITE_MAX] = {.name = "COMM_OFI_WRITE_MAX",
                                         .type = COMM_SETTING_INT,
                                         .default_value = "524288",
-                                        .help = "largest message the sender writes into the "
-                                                "receiver's memory, which offers it (no "
-                                                "message back when it is read); larger ones "
+                                        .help = "largest message its sender writes into "
+                                                "memory the receiver offers, which saves "
+                                                "the word back a read needs; larger ones "
                                                 "are read; 0: all are read",
                                         .audience = COMM_AUDIENCE_TUNER,
                                         .min = 0,
