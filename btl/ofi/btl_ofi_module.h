@@ -303,7 +303,6 @@ struct btl_ofi_module {
     struct btl_ofi_awrite *writes_waiting; /* refused for now (EAGAIN): posted by progress */
     struct btl_ofi_awrite *writes_waiting_tail;
     struct btl_ofi_awrite *writes_ended; /* their done functions called by progress */
-    unsigned long writes_now;            /* begun, done function not called yet */
     unsigned long writes_started;
     uint32_t *written; /* tokens of peers' writes that ended here, for the runtime */
     size_t nwritten;
@@ -312,6 +311,15 @@ struct btl_ofi_module {
 };
 
 extern const struct comm_btl_ops comm_btl_ofi;
+
+/* The provider's address and key of a peer's memory that the runtime names by REMOTE and
+ * REMOTE_KEY (a key from comm_btl_ofi_register: btl_ofi_rdma.c says how it is made). */
+static inline void btl_ofi_remote(const struct btl_ofi_module *m, uint64_t remote,
+                                  uint64_t remote_key, uint64_t *raddr_out, uint64_t *key_out)
+{
+    *raddr_out = m->virt_addr ? remote : remote - remote_key;
+    *key_out = m->virt_addr ? remote_key - 1 : remote_key;
+}
 
 /* btl_ofi_select.c: choosing the provider and device. */
 

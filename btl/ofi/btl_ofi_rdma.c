@@ -336,8 +336,7 @@ int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, 
 {
     struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
     struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
-    uint64_t key = m->virt_addr ? remote_key - 1 : remote_key;
-    uint64_t raddr = m->virt_addr ? remote : remote - remote_key;
+    uint64_t key, raddr;
     struct ofi_batch batch = {.n = 0};
     enum comm_btl_ofi_read_way way;
     size_t left = len;
@@ -347,6 +346,7 @@ int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, 
     if (!m->rma || remote_key == 0) {
         return COMM_ERR_NOT_SUPPORTED;
     }
+    btl_ofi_remote(m, remote, remote_key, &raddr, &key);
     if (nlocal > 1 && len < nlocal * BTL_OFI_SMALL_PIECE) {
         return ofi_get_scattered(m, ep, local, nlocal, raddr, key, len);
     }
@@ -485,8 +485,7 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
     g->dst = local[0].iov_base;
     g->left = len;
     g->len = len;
-    g->raddr = m->virt_addr ? remote : remote - remote_key;
-    g->key = m->virt_addr ? remote_key - 1 : remote_key;
+    btl_ofi_remote(m, remote, remote_key, &g->raddr, &g->key);
     if (ep->gets_now == 0) {
         g->way = comm_btl_ofi_tune_choose(&ep->tune, len);
     } else if (ep->same_host) {

@@ -33,6 +33,15 @@ static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
     return COMM_OK;
 }
 
+/* Frees A and lets go of its registration. */
+static void ofi_write_free(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
+{
+    if (a->local != NULL) {
+        comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
+    }
+    free(a);
+}
+
 static void ofi_write_wait(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 {
     a->next = NULL;
@@ -65,8 +74,7 @@ int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, si
     a->ep = ep;
     a->buf = local;
     a->len = len;
-    a->key = m->virt_addr ? remote_key - 1 : remote_key;
-    a->raddr = m->virt_addr ? remote : remote - remote_key;
+    btl_ofi_remote(m, remote, remote_key, &a->raddr, &a->key);
     a->token = token;
     a->done = done;
     a->ctx = ctx;
@@ -81,13 +89,9 @@ int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, si
     if (rc == COMM_AGAIN) {
         ofi_write_wait(m, a);
     } else if (rc < 0) {
-        if (a->local != NULL) {
-            comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
-        }
-        free(a);
+        ofi_write_free(m, a);
         return rc;
     }
-    m->writes_now++;
     m->writes_started++;
     return COMM_OK;
 }
@@ -149,12 +153,8 @@ int comm_btl_ofi_advance_writes(struct btl_ofi_module *m)
         struct btl_ofi_awrite *a = ended;
 
         ended = a->next;
-        if (a->local != NULL) {
-            comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
-        }
-        m->writes_now--;
         a->done(a->ctx, a->status);
-        free(a);
+        ofi_write_free(m, a);
         n++;
     }
     nwritten = m->nwritten;
@@ -182,10 +182,7 @@ void comm_btl_ofi_drop_writes(struct btl_ofi_module *m)
             struct btl_ofi_awrite *a = lists[i];
 
             lists[i] = a->next;
-            if (a->local != NULL) {
-                comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
-            }
-            free(a);
+            ofi_write_free(m, a);
         }
     }
     m->writes_waiting = m->writes_waiting_tail = m->writes_ended = NULL;
