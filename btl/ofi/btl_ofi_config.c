@@ -44,15 +44,17 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                     .max = 1048576},
     [COMM_BTL_OFI_SETTING_FRAGMENT] = {.name = "COMM_OFI_FRAGMENT_SIZE",
                                        .type = COMM_SETTING_INT,
-                                       .default_value = "66560",
+                                       .default_value = "263168",
                                        .help = "bytes of one network fragment, headers "
-                                               "included (the size of each receive buffer)",
+                                               "included (the size of each receive buffer): "
+                                               "eager messages that wait for a buffer of "
+                                               "the receiver's go together in one",
                                        .audience = COMM_AUDIENCE_TUNER,
                                        .min = 256,
                                        .max = 1052672},
     [COMM_BTL_OFI_SETTING_CREDITS] = {.name = "COMM_OFI_CREDITS",
                                       .type = COMM_SETTING_INT,
-                                      .default_value = "8",
+                                      .default_value = "4",
                                       .help = "receive buffers each rank keeps for each network "
                                               "peer: fragments a sender may have in flight",
                                       .audience = COMM_AUDIENCE_TUNER,

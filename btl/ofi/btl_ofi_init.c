@@ -314,20 +314,27 @@ static int ofi_publish(struct btl_ofi_module *m)
     return comm_pmix_put(ofi_addr_key, &pub, sizeof(pub));
 }
 
+/* Send buffers of a fragment each: as many as BTL_OFI_TX_MEMORY holds, within
+ * [BTL_OFI_TX_FEWEST, BTL_OFI_TX_BUFFERS]. */
 static int ofi_setup_tx(struct btl_ofi_module *m)
 {
     int rc;
 
-    m->tx_mem = calloc(BTL_OFI_TX_BUFFERS, m->frag_size);
+    size_t fit = BTL_OFI_TX_MEMORY / m->frag_size;
+
+    m->ntx = fit < BTL_OFI_TX_FEWEST    ? BTL_OFI_TX_FEWEST
+             : fit > BTL_OFI_TX_BUFFERS ? BTL_OFI_TX_BUFFERS
+                                        : fit;
+    m->tx_mem = calloc(m->ntx, m->frag_size);
     if (m->tx_mem == NULL) {
         return COMM_ERR_NOMEM;
     }
-    rc = comm_btl_ofi_register_local(m, m->tx_mem, BTL_OFI_TX_BUFFERS * m->frag_size, FI_SEND,
-                                     &m->tx_mr, &m->tx_desc);
+    rc = comm_btl_ofi_register_local(m, m->tx_mem, m->ntx * m->frag_size, FI_SEND, &m->tx_mr,
+                                     &m->tx_desc);
     if (rc < 0) {
         return rc;
     }
-    for (size_t i = BTL_OFI_TX_BUFFERS; i-- > 0;) {
+    for (size_t i = m->ntx; i-- > 0;) {
         m->tx[i].op.type = BTL_OFI_OP_SEND;
         m->tx[i].buf = m->tx_mem + i * m->frag_size;
         m->tx[i].next = m->tx_free;
@@ -345,10 +352,12 @@ static void ofi_close_all(struct btl_ofi_module *m);
  * it.  And ofi_rxm sends a message eagerly only up to its buffer size (16 KiB by default);
  * above, it adds a rendezvous of its own, two more trips across the network (16 KiB one way
  * between two hosts of the simulated cluster: 41-47 us instead of 17), so its buffers are made
- * to hold one of our fragments with its own header.  libfabric reads both when a provider is
- * first asked for, so this precedes fi_getinfo.
+ * to hold one of our fragments with its own header, up to BTL_OFI_RXM_BUFFER_MOST: at least 128
+ * buffers of it per rank, registered with verbs.  A pack of fragments larger than that (they
+ * travel together only while the peer has no receive buffer free) takes ofi_rxm's rendezvous.
+ * libfabric reads both when a provider is first asked for, so this precedes fi_getinfo.
  */
-enum { BTL_OFI_RXM_HEADER_ROOM = 256 };
+enum { BTL_OFI_RXM_HEADER_ROOM = 256, BTL_OFI_RXM_BUFFER_MOST = 66560 };
 
 static void ofi_size_env(long size, long credits, long frag)
 {
@@ -361,7 +370,9 @@ static void ofi_size_env(long size, long credits, long frag)
         setenv("FI_OFI_RXM_MSG_RX_SIZE", value, 0);
     }
     if (comm_config_env("FI_OFI_RXM_BUFFER_SIZE") == NULL) {
-        snprintf(value, sizeof(value), "%ld", frag + BTL_OFI_RXM_HEADER_ROOM);
+        snprintf(value, sizeof(value), "%ld",
+                 (frag < BTL_OFI_RXM_BUFFER_MOST ? frag : BTL_OFI_RXM_BUFFER_MOST) +
+                     BTL_OFI_RXM_HEADER_ROOM);
         setenv("FI_OFI_RXM_BUFFER_SIZE", value, 0);
     }
 }
@@ -679,6 +690,10 @@ static void btl_ofi_close(struct comm_btl_module *module)
                       "%lu fragments went in %lu packs while peers had no receive buffer "
                       "left for them (COMM_OFI_CREDITS %ld)",
                       m->packed_frags, m->packs_sent, m->credits_per_peer);
+    }
+    if (m->credit_msgs > 0) {
+        comm_log_info("btl_ofi", "%lu credit messages gave back what no fragment carried",
+                      m->credit_msgs);
     }
     if (m->gets_started > 0) {
         comm_log_info("btl_ofi",

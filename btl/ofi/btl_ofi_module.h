@@ -13,7 +13,8 @@
  * than the peer has buffers for it: reserve and send return COMM_AGAIN at zero credits.  The
  * receiver gives credits back once it has delivered a fragment and re-posted its buffer,
  * piggybacked on its next fragment to that peer, or in a credit message once half the credits
- * are owed.  Fragments to one peer arrive in order (FI_ORDER_SAS is required).
+ * are owed and a progress call has passed without a fragment to carry them (an answer usually
+ * does).  Fragments to one peer arrive in order (FI_ORDER_SAS is required).
  *
  * Packing: a fragment that finds no credit left does not wait: it goes into the peer's open
  * pack, a send buffer of records (length, fragment) that leaves as one message, for one
@@ -58,7 +59,9 @@
 #include "btl/ofi/btl_ofi_tune.h"
 
 enum {
-    BTL_OFI_TX_BUFFERS = 256,     /* send buffers of the module */
+    BTL_OFI_TX_BUFFERS = 256,     /* send buffers of the module, at most */
+    BTL_OFI_TX_FEWEST = 32,       /* ... and at least, */
+    BTL_OFI_TX_MEMORY = 16 << 20, /* ... as many as fit this many bytes between */
     BTL_OFI_CQ_BATCH = 16,        /* completions read at once */
     BTL_OFI_READS_IN_FLIGHT = 8,  /* reads of one get at once, and of the module at least */
     BTL_OFI_READS_MOST = 32,      /* reads of the module at once while their bytes allow */
@@ -194,6 +197,7 @@ struct btl_ofi_endpoint {
     long credits;       /* fragments we may still send to the peer */
     long owed;          /* credits we owe the peer (buffers delivered and re-posted) */
     bool credit_queued; /* on the module's list of peers owed a credit message */
+    bool credit_aged;   /* ... and has been through a progress call there */
     struct btl_ofi_endpoint *credit_next;
     struct btl_ofi_tx *reserved; /* the slot handed out by reserve */
     bool reserved_packed;        /* ... which is the next record of the open pack */
@@ -266,6 +270,7 @@ struct btl_ofi_module {
 
     /* Send buffers. */
     struct btl_ofi_tx tx[BTL_OFI_TX_BUFFERS];
+    size_t ntx; /* of them in use */
     char *tx_mem;
     struct fid_mr *tx_mr;
     void *tx_desc;
@@ -278,6 +283,7 @@ struct btl_ofi_module {
     struct btl_ofi_endpoint *packing_list; /* peers with an open pack */
     unsigned long packs_sent;              /* packs, and the fragments they carried */
     unsigned long packed_frags;
+    unsigned long credit_msgs; /* credit messages sent (credits no fragment carried back) */
 
     /* Remote memory access. */
     bool rma;          /* fi_read usable; else get says COMM_ERR_NOT_SUPPORTED */
@@ -365,8 +371,10 @@ int comm_btl_ofi_reserve(struct comm_btl_endpoint *base, size_t len, void **slot
 int comm_btl_ofi_commit(struct comm_btl_endpoint *base, void *slot, size_t len);
 int comm_btl_ofi_send(struct comm_btl_endpoint *base, const void *hdr, size_t hdr_len,
                       const void *data, size_t data_len);
-/* Posts what waits in backlogs and credit messages owed; called by progress. */
-void comm_btl_ofi_push(struct btl_ofi_module *m);
+/* Posts what waits in backlogs and packs, and credit messages owed: those owed since the last
+ * call only when NOW or when the peer has none left (else at the next call, unless a fragment
+ * carried them meanwhile).  Called by progress, and by flush with NOW. */
+void comm_btl_ofi_push(struct btl_ofi_module *m, bool now);
 /* Whether everything committed has been taken by the provider and completed. */
 int comm_btl_ofi_flush(struct comm_btl_module *module);
 /* Notes that a credit is owed to EP after a receive buffer was re-posted. */

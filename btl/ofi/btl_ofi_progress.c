@@ -269,6 +269,6 @@ int comm_btl_ofi_progress(struct comm_btl_module *module)
     if (m->repost_head != NULL) {
         ofi_repost(m);
     }
-    comm_btl_ofi_push(m);
+    comm_btl_ofi_push(m, false);
     return delivered;
 }

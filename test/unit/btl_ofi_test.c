@@ -339,7 +339,7 @@ END_TEST
 /* The defaults of COMM_OFI_FRAGMENT_SIZE, COMM_OFI_EAGER_LIMIT and COMM_OFI_CREDITS, none set. */
 static struct comm_btl_ofi_sizing default_sizing(void)
 {
-    return (struct comm_btl_ofi_sizing){.frag = 66560, .eager = 65536, .credits = 8, .room = 136};
+    return (struct comm_btl_ofi_sizing){.frag = 263168, .eager = 65536, .credits = 4, .room = 136};
 }
 
 enum { MIB = 1024 * 1024 };
@@ -353,7 +353,7 @@ static void expect_default_sizing(long peers, long frag, long credits, bool over
     comm_btl_ofi_size_receives(&s, peers, 32 * MIB);
     ck_assert_int_eq(s.frag, frag);
     ck_assert_int_eq(s.credits, credits);
-    ck_assert_int_eq(s.eager, frag == 66560 ? 65536 : frag - 136);
+    ck_assert_int_eq(s.eager, frag >= 65536 + 136 ? 65536 : frag - 136);
     ck_assert_int_eq(s.spares, credits == 3 ? 3 : 2);
     ck_assert_uint_eq(s.memory, (size_t)peers * (size_t)(credits + s.spares) * (size_t)frag);
     ck_assert(s.over == over);
@@ -535,29 +535,41 @@ END_TEST
 
 START_TEST(sizing_keeps_the_defaults_while_they_fit)
 {
-    /* 50 peers x 10 buffers x 66560 bytes = 31.7 MiB: just fits; 52 get 64512-byte ones. */
-    expect_default_sizing(50, 66560, 8, false);
-    expect_default_sizing(52, 64512, 8, false);
-    expect_default_sizing(2, 66560, 8, false);
+    /* 21 peers x 6 buffers x 263168 bytes = 31.6 MiB: fits; 22 get 254144-byte ones. */
+    expect_default_sizing(21, 263168, 4, false);
+    expect_default_sizing(22, 254144, 4, false);
+    expect_default_sizing(2, 263168, 4, false);
     /* A job of one rank has no network peer. */
-    expect_default_sizing(0, 66560, 8, false);
+    expect_default_sizing(0, 263168, 4, false);
 }
 END_TEST
 
 START_TEST(sizing_shrinks_fragments_then_credits_then_fragments)
 {
-    /* 100 peers, 335544 bytes each: 10 buffers of 33554, down to a multiple of 64. */
-    expect_default_sizing(100, 33536, 8, false);
-    /* 300 peers, 111848 bytes each: fragments stop at 16 KiB, and 6 of those fit: 4 credits
-     * and 2 spares. */
-    expect_default_sizing(300, 16384, 4, false);
-    /* 1000 peers: 16 KiB fragments, credits down to 4, then fragments to what 6 buffers
-     * allow. */
+    /* 100 peers, 335544 bytes each: 6 buffers of 55924, down to a multiple of 64; the eager
+     * limit follows. */
+    expect_default_sizing(100, 55872, 4, false);
+    expect_default_sizing(300, 18624, 4, false);
+    /* 1000 peers: fragments stop at 16 KiB, credits are 4 already, then fragments shrink to
+     * what 6 buffers allow. */
     expect_default_sizing(1000, 5568, 4, false);
     /* 2000 peers: 4 buffers of 4 KiB fit (3 credits would need 3 spares). */
     expect_default_sizing(2000, 4096, 2, false);
     /* 2100 peers: 4 KiB fragments and 2 credits are the least, and still too much. */
     expect_default_sizing(2100, 4096, 2, true);
+    /* More credits shrink to 4 before fragments go below 16 KiB, then to 2 with 4 KiB ones
+     * (3 credits would need 3 spares). */
+    struct comm_btl_ofi_sizing s = default_sizing();
+
+    s.credits = 8;
+    comm_btl_ofi_size_receives(&s, 300, 32 * MIB);
+    ck_assert_int_eq(s.frag, 16384);
+    ck_assert_int_eq(s.credits, 4);
+    s = default_sizing();
+    s.credits = 8;
+    comm_btl_ofi_size_receives(&s, 2000, 32 * MIB);
+    ck_assert_int_eq(s.frag, 4096);
+    ck_assert_int_eq(s.credits, 2);
 }
 END_TEST
 
@@ -566,6 +578,7 @@ START_TEST(sizing_never_changes_what_the_user_set)
     struct comm_btl_ofi_sizing s = default_sizing();
 
     /* Credits set: only the fragments shrink. */
+    s.credits = 8;
     s.credits_set = true;
     comm_btl_ofi_size_receives(&s, 1000, 32 * MIB);
     ck_assert_int_eq(s.credits, 8);
@@ -596,8 +609,8 @@ START_TEST(sizing_never_changes_what_the_user_set)
     /* Defaults never grow: a large budget leaves them as they are. */
     s = default_sizing();
     comm_btl_ofi_size_receives(&s, 3, (size_t)1 << 40);
-    ck_assert_int_eq(s.frag, 66560);
-    ck_assert_int_eq(s.credits, 8);
+    ck_assert_int_eq(s.frag, 263168);
+    ck_assert_int_eq(s.credits, 4);
 }
 END_TEST
 
