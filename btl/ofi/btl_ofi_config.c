@@ -36,9 +36,10 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                         .check = ofi_check_allowlist},
     [COMM_BTL_OFI_SETTING_EAGER] = {.name = "COMM_OFI_EAGER_LIMIT",
                                     .type = COMM_SETTING_INT,
-                                    .default_value = "65536",
+                                    .default_value = "131072",
                                     .help = "largest message sent over the network in one "
-                                            "fragment; larger ones are read by the receiver",
+                                            "fragment; larger ones are written by the sender "
+                                            "or read by the receiver",
                                     .audience = COMM_AUDIENCE_TUNER,
                                     .min = 0,
                                     .max = 1048576},

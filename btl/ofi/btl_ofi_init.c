@@ -352,15 +352,18 @@ static void ofi_close_all(struct btl_ofi_module *m);
  * it.  And ofi_rxm sends a message eagerly only up to its buffer size (16 KiB by default);
  * above, it adds a rendezvous of its own, two more trips across the network (16 KiB one way
  * between two hosts of the simulated cluster: 41-47 us instead of 17), so its buffers are made
- * to hold one of our fragments with its own header, up to BTL_OFI_RXM_BUFFER_MOST: at least 128
- * buffers of it per rank, registered with verbs.  A pack of fragments larger than that (they
- * travel together only while the peer has no receive buffer free) takes ofi_rxm's rendezvous.
- * libfabric reads both when a provider is first asked for, so this precedes fi_getinfo.
+ * to hold the fragment of one eager message with its own header (at least 128 buffers of it
+ * per rank, registered memory with verbs: not our whole fragment).  A pack of fragments larger
+ * than that (they travel together only while the peer has no receive buffer free) takes
+ * ofi_rxm's rendezvous.  libfabric reads both when a provider is first asked for, so this
+ * precedes fi_getinfo.
  */
-enum { BTL_OFI_RXM_HEADER_ROOM = 256, BTL_OFI_RXM_BUFFER_MOST = 66560 };
+enum { BTL_OFI_RXM_HEADER_ROOM = 256 };
 
-static void ofi_size_env(long size, long credits, long frag)
+static void ofi_size_env(long size, long credits, long frag, long eager)
 {
+    long one = eager + BTL_OFI_ROOM < frag ? eager + BTL_OFI_ROOM : frag;
+
     long want = (size - 1) * (credits + comm_btl_ofi_spares(credits));
     char value[32];
 
@@ -370,9 +373,7 @@ static void ofi_size_env(long size, long credits, long frag)
         setenv("FI_OFI_RXM_MSG_RX_SIZE", value, 0);
     }
     if (comm_config_env("FI_OFI_RXM_BUFFER_SIZE") == NULL) {
-        snprintf(value, sizeof(value), "%ld",
-                 (frag < BTL_OFI_RXM_BUFFER_MOST ? frag : BTL_OFI_RXM_BUFFER_MOST) +
-                     BTL_OFI_RXM_HEADER_ROOM);
+        snprintf(value, sizeof(value), "%ld", one + BTL_OFI_RXM_HEADER_ROOM);
         setenv("FI_OFI_RXM_BUFFER_SIZE", value, 0);
     }
 }
@@ -413,7 +414,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     }
     comm_btl_ofi_restrict_env(&devices);
     ofi_size_receives(&s, self);
-    ofi_size_env(self->size, s.credits, s.frag);
+    ofi_size_env(self->size, s.credits, s.frag, s.eager);
     m = calloc(1, sizeof(*m));
     if (m == NULL) {
         return COMM_ERR_NOMEM;

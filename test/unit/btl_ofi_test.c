@@ -339,7 +339,7 @@ END_TEST
 /* The defaults of COMM_OFI_FRAGMENT_SIZE, COMM_OFI_EAGER_LIMIT and COMM_OFI_CREDITS, none set. */
 static struct comm_btl_ofi_sizing default_sizing(void)
 {
-    return (struct comm_btl_ofi_sizing){.frag = 263168, .eager = 65536, .credits = 4, .room = 136};
+    return (struct comm_btl_ofi_sizing){.frag = 263168, .eager = 131072, .credits = 4, .room = 136};
 }
 
 enum { MIB = 1024 * 1024 };
@@ -353,7 +353,7 @@ static void expect_default_sizing(long peers, long frag, long credits, bool over
     comm_btl_ofi_size_receives(&s, peers, 32 * MIB);
     ck_assert_int_eq(s.frag, frag);
     ck_assert_int_eq(s.credits, credits);
-    ck_assert_int_eq(s.eager, frag >= 65536 + 136 ? 65536 : frag - 136);
+    ck_assert_int_eq(s.eager, frag >= 131072 + 136 ? 131072 : frag - 136);
     ck_assert_int_eq(s.spares, credits == 3 ? 3 : 2);
     ck_assert_uint_eq(s.memory, (size_t)peers * (size_t)(credits + s.spares) * (size_t)frag);
     ck_assert(s.over == over);
