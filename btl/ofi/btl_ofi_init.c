@@ -378,6 +378,42 @@ static void ofi_size_env(long size, long credits, long frag, long eager)
     }
 }
 
+/*
+ * ofi_rxm sends a message larger than its buffers with a protocol of its own, which may
+ * complete after messages sent later (a flood of 16 KiB messages in packs of 257 KiB saw
+ * message 20 before message 4), so with it no fragment may outgrow those buffers: fragments,
+ * packs and the eager limit shrink to what FI_OFI_RXM_BUFFER_SIZE holds.
+ */
+static int ofi_fit_rxm(struct btl_ofi_module *m)
+{
+    const char *value = comm_config_env("FI_OFI_RXM_BUFFER_SIZE");
+    long holds;
+
+    if (strstr(m->provider, "ofi_rxm") == NULL || value == NULL) {
+        return COMM_OK;
+    }
+    holds = strtol(value, NULL, 10) - BTL_OFI_RXM_HEADER_ROOM;
+    if (holds < BTL_OFI_ROOM + 64) {
+        comm_log_error("btl_ofi",
+                       "FI_OFI_RXM_BUFFER_SIZE %s is too small for provider %s: comm's "
+                       "fragments need at least %ld bytes",
+                       value, m->provider, (long)(BTL_OFI_ROOM + 64 + BTL_OFI_RXM_HEADER_ROOM));
+        return COMM_ERR_BAD_PARAM;
+    }
+    if ((size_t)holds < m->frag_size) {
+        m->frag_size = (size_t)holds;
+        m->base.max_fragment = m->frag_size - sizeof(struct btl_ofi_hdr);
+        if (m->base.eager_limit > m->frag_size - BTL_OFI_ROOM) {
+            m->base.eager_limit = m->frag_size - BTL_OFI_ROOM;
+        }
+        comm_log_info("btl_ofi",
+                      "provider %s: fragments of at most %zu bytes, what its buffers hold "
+                      "(FI_OFI_RXM_BUFFER_SIZE %s)",
+                      m->provider, m->frag_size, value);
+    }
+    return COMM_OK;
+}
+
 static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn recv,
                         struct comm_btl_module **module_out)
 {
@@ -445,6 +481,10 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->iov_limit = m->info->tx_attr->iov_limit > 0 ? m->info->tx_attr->iov_limit : 1;
     m->max_msg_size = m->info->ep_attr->max_msg_size;
     ofi_choose_read_size(m, s.read_size);
+    rc = ofi_fit_rxm(m);
+    if (rc < 0) {
+        goto out_close;
+    }
     if (m->max_msg_size < m->frag_size) {
         comm_log_error("btl_ofi",
                        "provider %s carries messages of at most %zu bytes, less "
