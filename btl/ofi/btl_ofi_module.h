@@ -14,7 +14,7 @@
  * receiver gives credits back once it has delivered a fragment and re-posted its buffer,
  * piggybacked on its next fragment to that peer, or in a credit message once half the credits
  * are owed and a progress call has passed without a fragment to carry them (an answer usually
- * does).  Fragments to one peer arrive in order (FI_ORDER_SAS is required).
+ * does; while a read from the peer is under way, the word that it is done will).  Fragments to one peer arrive in order (FI_ORDER_SAS is required).
  *
  * Packing: a fragment that finds no credit left does not wait: it goes into the peer's open
  * pack, a send buffer of records (length, fragment) that leaves as one message, for one
@@ -372,8 +372,9 @@ int comm_btl_ofi_commit(struct comm_btl_endpoint *base, void *slot, size_t len);
 int comm_btl_ofi_send(struct comm_btl_endpoint *base, const void *hdr, size_t hdr_len,
                       const void *data, size_t data_len);
 /* Posts what waits in backlogs and packs, and credit messages owed: those owed since the last
- * call only when NOW or when the peer has none left (else at the next call, unless a fragment
- * carried them meanwhile).  Called by progress, and by flush with NOW. */
+ * call, or to a peer a read from which is under way, only when NOW or when the peer has none
+ * left (else later, unless a fragment carried them meanwhile).  Called by progress, and by
+ * flush with NOW. */
 void comm_btl_ofi_push(struct btl_ofi_module *m, bool now);
 /* Whether everything committed has been taken by the provider and completed. */
 int comm_btl_ofi_flush(struct comm_btl_module *module);
