@@ -353,17 +353,15 @@ static void ofi_close_all(struct btl_ofi_module *m);
  * above, it adds a rendezvous of its own, two more trips across the network (16 KiB one way
  * between two hosts of the simulated cluster: 41-47 us instead of 17), so its buffers are made
  * to hold the fragment of one eager message with its own header (at least 128 buffers of it
- * per rank, registered memory with verbs: not our whole fragment).  A pack of fragments larger
- * than that (they travel together only while the peer has no receive buffer free) takes
- * ofi_rxm's rendezvous.  libfabric reads both when a provider is first asked for, so this
- * precedes fi_getinfo.
+ * per rank, registered memory with verbs: not our whole fragment, which shrinks to fit them
+ * once ofi_rxm is chosen, see ofi_fit_rxm).  libfabric reads both when a provider is first
+ * asked for, so this precedes fi_getinfo.
  */
 enum { BTL_OFI_RXM_HEADER_ROOM = 256 };
 
 static void ofi_size_env(long size, long credits, long frag, long eager)
 {
     long one = eager + BTL_OFI_ROOM < frag ? eager + BTL_OFI_ROOM : frag;
-
     long want = (size - 1) * (credits + comm_btl_ofi_spares(credits));
     char value[32];
 
@@ -392,7 +390,9 @@ static int ofi_fit_rxm(struct btl_ofi_module *m)
     if (strstr(m->provider, "ofi_rxm") == NULL || value == NULL) {
         return COMM_OK;
     }
-    holds = strtol(value, NULL, 10) - BTL_OFI_RXM_HEADER_ROOM;
+    /* Read as libfabric reads it (a number in any base, what follows it ignored), so that the
+     * size is the one ofi_rxm uses. */
+    holds = strtol(value, NULL, 0) - BTL_OFI_RXM_HEADER_ROOM;
     if (holds < BTL_OFI_ROOM + 64) {
         comm_log_error("btl_ofi",
                        "FI_OFI_RXM_BUFFER_SIZE %s is too small for provider %s: comm's "

@@ -14,7 +14,8 @@
  * receiver gives credits back once it has delivered a fragment and re-posted its buffer,
  * piggybacked on its next fragment to that peer, or in a credit message once half the credits
  * are owed and a progress call has passed without a fragment to carry them (an answer usually
- * does; while a read from the peer is under way, the word that it is done will).  Fragments to one peer arrive in order (FI_ORDER_SAS is required).
+ * does; while a read from the peer is under way, the word that it is done will).  Fragments
+ * to one peer arrive in order (FI_ORDER_SAS is required).
  *
  * Packing: a fragment that finds no credit left does not wait: it goes into the peer's open
  * pack, a send buffer of records (length, fragment) that leaves as one message, for one
