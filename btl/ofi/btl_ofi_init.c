@@ -318,23 +318,22 @@ static int ofi_publish(struct btl_ofi_module *m)
  * [BTL_OFI_TX_FEWEST, BTL_OFI_TX_BUFFERS]. */
 static int ofi_setup_tx(struct btl_ofi_module *m)
 {
+    size_t fit = BTL_OFI_TX_MEMORY / m->frag_size;
+    size_t ntx = fit < BTL_OFI_TX_FEWEST    ? BTL_OFI_TX_FEWEST
+                 : fit > BTL_OFI_TX_BUFFERS ? BTL_OFI_TX_BUFFERS
+                                            : fit;
     int rc;
 
-    size_t fit = BTL_OFI_TX_MEMORY / m->frag_size;
-
-    m->ntx = fit < BTL_OFI_TX_FEWEST    ? BTL_OFI_TX_FEWEST
-             : fit > BTL_OFI_TX_BUFFERS ? BTL_OFI_TX_BUFFERS
-                                        : fit;
-    m->tx_mem = calloc(m->ntx, m->frag_size);
+    m->tx_mem = calloc(ntx, m->frag_size);
     if (m->tx_mem == NULL) {
         return COMM_ERR_NOMEM;
     }
-    rc = comm_btl_ofi_register_local(m, m->tx_mem, m->ntx * m->frag_size, FI_SEND, &m->tx_mr,
+    rc = comm_btl_ofi_register_local(m, m->tx_mem, ntx * m->frag_size, FI_SEND, &m->tx_mr,
                                      &m->tx_desc);
     if (rc < 0) {
         return rc;
     }
-    for (size_t i = m->ntx; i-- > 0;) {
+    for (size_t i = ntx; i-- > 0;) {
         m->tx[i].op.type = BTL_OFI_OP_SEND;
         m->tx[i].buf = m->tx_mem + i * m->frag_size;
         m->tx[i].next = m->tx_free;

@@ -271,7 +271,6 @@ struct btl_ofi_module {
 
     /* Send buffers. */
     struct btl_ofi_tx tx[BTL_OFI_TX_BUFFERS];
-    size_t ntx; /* of them in use */
     char *tx_mem;
     struct fid_mr *tx_mr;
     void *tx_desc;
