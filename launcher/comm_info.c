@@ -59,7 +59,7 @@ static void info_fact(const char *section, const char *name, const char *field, 
 
 static void info_versions(void)
 {
-    char ofi[32], hw[32];
+    char ofi[600], hw[32];
     unsigned hv = hwloc_get_api_version();
 
     comm_btl_ofi_version(ofi, sizeof(ofi));
@@ -82,6 +82,8 @@ static void info_versions(void)
     info_fact("dependency", "libfabric", "built", COMM_FABRIC_BUILD_VERSION,
               "libfabric (built with)");
     info_fact("dependency", "libfabric", "version", ofi, "libfabric");
+    info_fact("dependency", "libfabric", "file", comm_btl_ofi_library_file(),
+              "libfabric (loaded from)");
     info_fact("dependency", "hwloc", "built", COMM_HWLOC_BUILD_VERSION, "hwloc (built with)");
     info_fact("dependency", "hwloc", "version", hw, "hwloc");
     info_fact("dependency", "libevent", "built", COMM_EVENT_BUILD_VERSION, "libevent (built with)");

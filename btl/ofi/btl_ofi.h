@@ -32,8 +32,11 @@ typedef void (*comm_btl_ofi_provider_fn)(void *ctx, const char *provider, const 
  */
 int comm_btl_ofi_list_providers(comm_btl_ofi_provider_fn fn, void *ctx);
 
-/* libfabric's version as "1.17". */
+/* libfabric's version as "1.17" (loading it), or "not loaded: " and why. */
 void comm_btl_ofi_version(char *out, size_t len);
+
+/* The file libfabric was loaded from, or "" while it is not loaded (btl_ofi_lib.c). */
+const char *comm_btl_ofi_library_file(void);
 
 /* ---- pure helpers (btl_ofi_config.c) --------------------------------------------------- */
 

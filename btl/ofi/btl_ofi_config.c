@@ -16,6 +16,7 @@
 
 static int ofi_check_backend(const char *value, char *expected_out, size_t len);
 static int ofi_check_allowlist(const char *value, char *expected_out, size_t len);
+static int ofi_check_library(const char *value, char *expected_out, size_t len);
 
 const struct comm_setting comm_btl_ofi_setting_list[] = {
     [COMM_BTL_OFI_SETTING_BACKEND] = {.name = "COMM_BACKEND",
@@ -100,6 +101,15 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                         .audience = COMM_AUDIENCE_TUNER,
                                         .min = 0,
                                         .max = 1L << 30},
+    [COMM_BTL_OFI_SETTING_LIBRARY] = {.name = "COMM_OFI_LIBRARY",
+                                      .type = COMM_SETTING_STRING,
+                                      .default_value = COMM_FABRIC_SONAME,
+                                      .help = "the libfabric library loaded when a job needs "
+                                              "the network: a file name searched like a "
+                                              "program's libraries, or a path (such as a "
+                                              "site's own build)",
+                                      .audience = COMM_AUDIENCE_USER,
+                                      .check = ofi_check_library},
 };
 
 const struct comm_setting_table comm_btl_ofi_settings = {
@@ -114,6 +124,17 @@ static int ofi_check_backend(const char *value, char *expected_out, size_t len)
         snprintf(expected_out, len,
                  "auto, verbs, rdma, tcp or one libfabric provider name "
                  "(such as tcp;ofi_rxm)");
+        return COMM_ERR_BAD_PARAM;
+    }
+    return COMM_OK;
+}
+
+static int ofi_check_library(const char *value, char *expected_out, size_t len)
+{
+    if (value[0] == '\0') {
+        snprintf(expected_out, len,
+                 "a libfabric shared library: a file name such as %s, or a path to one",
+                 COMM_FABRIC_SONAME);
         return COMM_ERR_BAD_PARAM;
     }
     return COMM_OK;

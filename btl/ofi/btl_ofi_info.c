@@ -34,13 +34,19 @@ int comm_btl_ofi_list_providers(comm_btl_ofi_provider_fn fn, void *ctx)
     for (struct fi_info *i = list; i != NULL; i = i->next) {
         fn(ctx, i->fabric_attr->prov_name, i->fabric_attr->name, i->domain_attr->name, "rdm");
     }
-    fi_freeinfo(list);
+    comm_btl_ofi_fi_freeinfo(list);
     return COMM_OK;
 }
 
 void comm_btl_ofi_version(char *out, size_t len)
 {
-    uint32_t v = fi_version();
+    char why[512];
+    uint32_t v;
 
+    if (comm_btl_ofi_lib_load(why, sizeof(why)) < 0) {
+        snprintf(out, len, "not loaded: %s", why);
+        return;
+    }
+    v = comm_btl_ofi_fi_version();
     snprintf(out, len, "%u.%u", FI_MAJOR(v), FI_MINOR(v));
 }

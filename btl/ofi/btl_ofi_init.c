@@ -185,6 +185,14 @@ static int ofi_choose(const struct ofi_settings *s, const struct comm_btl_ofi_de
     char tried[1024] = "";
     char allowed[256];
 
+    if (comm_btl_ofi_lib_load(tried, sizeof(tried)) < 0) {
+        if (needed || s->explicit_choice) {
+            comm_log_error("btl_ofi", "%s", tried);
+            return s->explicit_choice ? COMM_ERR_BAD_PARAM : COMM_ERR_UNREACHABLE;
+        }
+        comm_log_info("btl_ofi", "not used: %s", tried);
+        return COMM_ERR_NOT_FOUND;
+    }
     for (size_t i = 0; i < n; i++) {
         struct fi_info *list = NULL;
         char why[384];
@@ -208,7 +216,7 @@ static int ofi_choose(const struct ofi_settings *s, const struct comm_btl_ofi_de
         if (rc == COMM_OK) {
             /* The first entry: every rank sees the same list in the same order. */
             if (list->next != NULL) {
-                fi_freeinfo(list->next);
+                comm_btl_ofi_fi_freeinfo(list->next);
                 list->next = NULL;
             }
             *info_out = list;
@@ -238,7 +246,8 @@ static int ofi_choose(const struct ofi_settings *s, const struct comm_btl_ofi_de
 
 static int ofi_fail(const char *what, int ret)
 {
-    comm_log_error("btl_ofi", "%s failed: %s", what, fi_strerror(ret < 0 ? -ret : ret));
+    comm_log_error("btl_ofi", "%s failed: %s", what,
+                   comm_btl_ofi_fi_strerror(ret < 0 ? -ret : ret));
     return COMM_ERR_SYSTEM;
 }
 
@@ -270,7 +279,7 @@ static int ofi_open_endpoint(struct btl_ofi_module *m, long size)
     if (info->rx_attr->size == 0 || info->rx_attr->size > rx_total + 64) {
         info->rx_attr->size = rx_total + 64;
     }
-    if ((ret = fi_fabric(info->fabric_attr, &m->fabric, NULL)) != 0) {
+    if ((ret = comm_btl_ofi_fi_fabric(info->fabric_attr, &m->fabric)) != 0) {
         return ofi_fail("fi_fabric", ret);
     }
     if ((ret = fi_domain(m->fabric, info, &m->domain, NULL)) != 0) {
@@ -632,7 +641,7 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
     ret = fi_av_insert(m->av, pub->addr, 1, &addr, 0, NULL);
     if (ret != 1) {
         comm_log_error("btl_ofi", "cannot insert the address of rank %ld: %s", peer->rank,
-                       fi_strerror(ret < 0 ? -ret : FI_EINVAL));
+                       comm_btl_ofi_fi_strerror(ret < 0 ? -ret : FI_EINVAL));
         rc = COMM_ERR_UNREACHABLE;
         goto out_free;
     }
@@ -685,7 +694,7 @@ static void ofi_close_fid(struct fid *fid, const char *what)
     }
     ret = fi_close(fid);
     if (ret != 0) {
-        comm_log_warn("btl_ofi", "closing the %s failed: %s", what, fi_strerror(-ret));
+        comm_log_warn("btl_ofi", "closing the %s failed: %s", what, comm_btl_ofi_fi_strerror(-ret));
     }
 }
 
@@ -706,7 +715,7 @@ static void ofi_close_all(struct btl_ofi_module *m)
     ofi_close_fid(m->domain != NULL ? &m->domain->fid : NULL, "domain");
     ofi_close_fid(m->fabric != NULL ? &m->fabric->fid : NULL, "fabric");
     if (m->info != NULL) {
-        fi_freeinfo(m->info);
+        comm_btl_ofi_fi_freeinfo(m->info);
     }
     for (long r = 0; m->eps != NULL && r < m->size; r++) {
         free(m->eps[r]);

@@ -354,6 +354,19 @@ int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices
 /* The network interface carrying the entry's source address, or "" (written to out). */
 void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len);
 
+/*
+ * btl_ofi_lib.c: loads libfabric (COMM_OFI_LIBRARY) once, when first needed.  Returns COMM_OK,
+ * or COMM_ERR_NOT_FOUND after writing why to why_out (the same reason every later call).
+ * The functions below it are libfabric's, callable once it is loaded.
+ */
+int comm_btl_ofi_lib_load(char *why_out, size_t len);
+int comm_btl_ofi_fi_getinfo(uint32_t version, const struct fi_info *hints, struct fi_info **info);
+void comm_btl_ofi_fi_freeinfo(struct fi_info *info);
+struct fi_info *comm_btl_ofi_fi_dupinfo(const struct fi_info *info); /* NULL: a blank one */
+int comm_btl_ofi_fi_fabric(struct fi_fabric_attr *attr, struct fid_fabric **fabric);
+const char *comm_btl_ofi_fi_strerror(int errnum); /* also before loading */
+uint32_t comm_btl_ofi_fi_version(void);
+
 /* btl_ofi_signals.c: gives back the signals the PSM libraries take when loaded. */
 void comm_btl_ofi_restore_signals(void);
 

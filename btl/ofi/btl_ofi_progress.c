@@ -25,7 +25,8 @@ int comm_btl_ofi_post_rx(struct btl_ofi_module *m, struct btl_ofi_rx *rx)
         m->repost_head = rx;
         return COMM_AGAIN;
     }
-    comm_log_error("btl_ofi", "posting a receive buffer failed: %s", fi_strerror((int)-ret));
+    comm_log_error("btl_ofi", "posting a receive buffer failed: %s",
+                   comm_btl_ofi_fi_strerror((int)-ret));
     return COMM_ERR_SYSTEM;
 }
 
@@ -97,7 +98,8 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
     switch (op->type) {
     case BTL_OFI_OP_RECV:
         if (err.err != FI_ECANCELED) {
-            comm_log_error("btl_ofi", "a receive failed: %s (%s)", fi_strerror(err.err), text);
+            comm_log_error("btl_ofi", "a receive failed: %s (%s)",
+                           comm_btl_ofi_fi_strerror(err.err), text);
             comm_btl_ofi_post_rx(m, (struct btl_ofi_rx *)op);
         }
         break;
@@ -105,15 +107,16 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
         struct btl_ofi_tx *tx = (struct btl_ofi_tx *)op;
 
         comm_log_error("btl_ofi", "a send to rank %ld failed: %s (%s)",
-                       tx->ep != NULL ? tx->ep->base.peer : -1L, fi_strerror(err.err), text);
+                       tx->ep != NULL ? tx->ep->base.peer : -1L, comm_btl_ofi_fi_strerror(err.err),
+                       text);
         ofi_on_send_done(m, tx);
         break;
     }
     case BTL_OFI_OP_READ: {
         struct btl_ofi_read *r = (struct btl_ofi_read *)op;
 
-        comm_log_error("btl_ofi", "reading a peer's memory failed: %s (%s)", fi_strerror(err.err),
-                       text);
+        comm_log_error("btl_ofi", "reading a peer's memory failed: %s (%s)",
+                       comm_btl_ofi_fi_strerror(err.err), text);
         r->status = COMM_ERR_SYSTEM;
         r->done = true;
         break;
@@ -122,7 +125,7 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
         struct btl_ofi_aread *a = (struct btl_ofi_aread *)op;
 
         comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s (%s)", a->get->len,
-                       a->get->ep->base.peer, fi_strerror(err.err), text);
+                       a->get->ep->base.peer, comm_btl_ofi_fi_strerror(err.err), text);
         a->get->status = COMM_ERR_SYSTEM;
         comm_btl_ofi_aread_ended(m, a);
         break;
@@ -131,7 +134,7 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
         struct btl_ofi_awrite *a = (struct btl_ofi_awrite *)op;
 
         comm_log_error("btl_ofi", "writing %zu bytes to rank %ld failed: %s (%s)", a->len,
-                       a->ep->base.peer, fi_strerror(err.err), text);
+                       a->ep->base.peer, comm_btl_ofi_fi_strerror(err.err), text);
         comm_btl_ofi_awrite_ended(m, a, COMM_ERR_SYSTEM);
         break;
     }
@@ -151,7 +154,8 @@ int comm_btl_ofi_poll(struct btl_ofi_module *m)
         return 1;
     }
     if (n < 0) {
-        comm_log_error("btl_ofi", "reading the completion queue failed: %s", fi_strerror((int)-n));
+        comm_log_error("btl_ofi", "reading the completion queue failed: %s",
+                       comm_btl_ofi_fi_strerror((int)-n));
         return COMM_ERR_SYSTEM;
     }
     for (ssize_t i = 0; i < n; i++) {

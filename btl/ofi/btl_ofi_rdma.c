@@ -31,7 +31,7 @@ static int ofi_mr_open(struct btl_ofi_module *m, void *ptr, size_t len, uint64_t
 
     if (ret != 0) {
         comm_log_error("btl_ofi", "registering %zu bytes at %p failed: %s", len, ptr,
-                       fi_strerror(-ret));
+                       comm_btl_ofi_fi_strerror(-ret));
         return COMM_ERR_SYSTEM;
     }
     if (m->mr_mode & FI_MR_ENDPOINT) {
@@ -41,7 +41,7 @@ static int ofi_mr_open(struct btl_ofi_module *m, void *ptr, size_t len, uint64_t
         }
         if (ret != 0) {
             comm_log_error("btl_ofi", "binding a registration to the endpoint failed: %s",
-                           fi_strerror(-ret));
+                           comm_btl_ofi_fi_strerror(-ret));
             fi_close(&mr->fid);
             return COMM_ERR_SYSTEM;
         }
@@ -112,7 +112,8 @@ static void ofi_cache_deregister(void *ctx, struct comm_btl_ofi_mr *entry)
 
     (void)ctx;
     if (ret != 0) {
-        comm_log_warn("btl_ofi", "releasing a registration failed: %s", fi_strerror(-ret));
+        comm_log_warn("btl_ofi", "releasing a registration failed: %s",
+                      comm_btl_ofi_fi_strerror(-ret));
     }
 }
 
@@ -228,7 +229,7 @@ static int ofi_post_read(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, 
     }
     if (ret != 0) {
         comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s", n, ep->base.peer,
-                       fi_strerror((int)-ret));
+                       comm_btl_ofi_fi_strerror((int)-ret));
         r->done = true;
         r->status = COMM_ERR_SYSTEM;
         return COMM_ERR_SYSTEM;
@@ -397,7 +398,7 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
     }
     if (ret != 0) {
         comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s", n, g->ep->base.peer,
-                       fi_strerror((int)-ret));
+                       comm_btl_ofi_fi_strerror((int)-ret));
         return COMM_ERR_SYSTEM;
     }
     a->busy = true;

@@ -87,7 +87,7 @@ void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len
 
 static struct fi_info *select_hints(const char *provider, enum comm_btl_ofi_rma rma)
 {
-    struct fi_info *hints = fi_allocinfo();
+    struct fi_info *hints = comm_btl_ofi_fi_dupinfo(NULL);
 
     if (hints == NULL) {
         return NULL;
@@ -110,7 +110,7 @@ static struct fi_info *select_hints(const char *provider, enum comm_btl_ofi_rma 
     if (provider != NULL) {
         hints->fabric_attr->prov_name = strdup(provider);
         if (hints->fabric_attr->prov_name == NULL) {
-            fi_freeinfo(hints);
+            comm_btl_ofi_fi_freeinfo(hints);
             return NULL;
         }
     }
@@ -121,23 +121,28 @@ int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices
                          enum comm_btl_ofi_rma rma, struct fi_info **list_out, char *why_out,
                          size_t len)
 {
-    struct fi_info *hints = select_hints(provider, rma);
+    struct fi_info *hints;
     struct fi_info *all = NULL, *kept = NULL, **tail = &kept;
     char refused[256] = "";
     int rc;
 
+    rc = comm_btl_ofi_lib_load(why_out, len);
+    if (rc < 0) {
+        return rc;
+    }
+    hints = select_hints(provider, rma);
     if (hints == NULL) {
         snprintf(why_out, len, "out of memory");
         return COMM_ERR_NOMEM;
     }
-    rc = fi_getinfo(FI_VERSION(1, 17), NULL, NULL, 0, hints, &all);
-    fi_freeinfo(hints);
+    rc = comm_btl_ofi_fi_getinfo(FI_VERSION(1, 17), hints, &all);
+    comm_btl_ofi_fi_freeinfo(hints);
     comm_btl_ofi_restore_signals(); /* providers may have loaded more */
     if (rc != 0 || all == NULL) {
         snprintf(why_out, len,
                  "libfabric offers no such reliable-datagram provider with the "
                  "needed capabilities (%s)",
-                 rc != 0 ? fi_strerror(-rc) : "empty list");
+                 rc != 0 ? comm_btl_ofi_fi_strerror(-rc) : "empty list");
         return COMM_ERR_NOT_FOUND;
     }
     for (struct fi_info *i = all; i != NULL; i = i->next) {
@@ -157,13 +162,13 @@ int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices
             }
             continue;
         }
-        *tail = fi_dupinfo(i);
+        *tail = comm_btl_ofi_fi_dupinfo(i);
         if (*tail == NULL) {
             break;
         }
         tail = &(*tail)->next;
     }
-    fi_freeinfo(all);
+    comm_btl_ofi_fi_freeinfo(all);
     if (kept == NULL) {
         char allowed[256];
 

@@ -40,7 +40,7 @@ static int ofi_post_tx(struct btl_ofi_module *m, struct btl_ofi_tx *tx)
         return COMM_AGAIN;
     }
     comm_log_error("btl_ofi", "sending %zu bytes to rank %ld failed: %s", tx->len,
-                   tx->ep->base.peer, fi_strerror((int)-ret));
+                   tx->ep->base.peer, comm_btl_ofi_fi_strerror((int)-ret));
     tx->next = m->tx_free;
     m->tx_free = tx;
     return COMM_ERR_SYSTEM;

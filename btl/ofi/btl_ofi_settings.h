@@ -18,6 +18,7 @@ enum comm_btl_ofi_setting {
     COMM_BTL_OFI_SETTING_MR_CACHE,
     COMM_BTL_OFI_SETTING_READ_SIZE,
     COMM_BTL_OFI_SETTING_WRITE_MAX,
+    COMM_BTL_OFI_SETTING_LIBRARY,
 };
 
 extern const struct comm_setting comm_btl_ofi_setting_list[];

@@ -9,8 +9,9 @@
  * it, whether any fabric is used or not: a crashing rank then prints a backtrace and exits
  * with status 1 instead of dying of its signal, so the launcher cannot say what killed it, and
  * SIGTERM no longer simply ends a rank.  A handler whose code lies in one of those libraries
- * goes back to the default, once at load (after their constructors, before main) and again
- * after libfabric has initialized its providers.
+ * goes back to the default after btl/ofi has loaded libfabric (btl_ofi_lib.c), again after
+ * libfabric has initialized its providers, and once when libcomm is loaded (for a program
+ * that links libfabric itself).
  */
 #include "config.h"
 

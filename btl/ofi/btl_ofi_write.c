@@ -27,7 +27,7 @@ static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
     }
     if (ret != 0) {
         comm_log_error("btl_ofi", "writing %zu bytes to rank %ld failed: %s", a->len,
-                       a->ep->base.peer, fi_strerror((int)-ret));
+                       a->ep->base.peer, comm_btl_ofi_fi_strerror((int)-ret));
         return COMM_ERR_SYSTEM;
     }
     return COMM_OK;

@@ -24,6 +24,8 @@
  *                            MPI_Alloc_mem and MPI_Free_mem
  *   nodump                   ranks forbid being read (PR_SET_DUMPABLE 0) before MPI_Init, then
  *                            ranks 0 and 1 swap 1 MiB messages and check them
+ *   libs                     after an allreduce, each rank prints whether libfabric is among
+ *                            the files mapped into it ("libs R: libfabric yes|no")
  *
  * "The others wait" means they sleep for a minute: the test passes only if comm-run stops
  * them long before that.  Prints "FAIL: ..." and exits 1 when a check fails.
@@ -311,6 +313,20 @@ int main(int argc, char **argv)
         MPI_Comm_free(&dup);
         MPI_Comm_free(&shared);
         printf("comm-extras %d: ok\n", rank);
+    } else if (strcmp(action, "libs") == 0) {
+        char line[4096];
+        int sum = 0, mapped = 0;
+        FILE *maps;
+
+        MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(sum == size * (size - 1) / 2);
+        maps = fopen("/proc/self/maps", "r");
+        CHECK(maps != NULL);
+        while (fgets(line, sizeof(line), maps) != NULL) {
+            mapped |= strstr(line, "/libfabric") != NULL;
+        }
+        fclose(maps);
+        printf("libs %d: libfabric %s\n", rank, mapped ? "yes" : "no");
     } else if (strcmp(action, "nodump") == 0) {
         enum { N = 1 << 20 };
         static unsigned char out[N], in[N];
