@@ -88,11 +88,23 @@ int comm_btl_ofi_lib_load(char *why_out, size_t len)
             return COMM_ERR_NOT_FOUND;
         }
     }
-    ofi_lib_handle = handle;
     if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != NULL && map->l_name != NULL &&
         map->l_name[0] != '\0') {
         file = map->l_name;
     }
+    /* An older library would refuse every request for this API. */
+    if (FI_VERSION_LT(ofi_lib.version(), COMM_BTL_OFI_API)) {
+        snprintf(ofi_lib_failure, sizeof(ofi_lib_failure),
+                 "libfabric %u.%u loaded from %s (COMM_OFI_LIBRARY) is older than %u.%u, the "
+                 "API comm asks for",
+                 FI_MAJOR(ofi_lib.version()), FI_MINOR(ofi_lib.version()), file,
+                 FI_MAJOR(COMM_BTL_OFI_API), FI_MINOR(COMM_BTL_OFI_API));
+        snprintf(why_out, len, "%s", ofi_lib_failure);
+        ofi_lib.strerror = NULL;
+        dlclose(handle);
+        return COMM_ERR_NOT_FOUND;
+    }
+    ofi_lib_handle = handle;
     snprintf(ofi_lib_file, sizeof(ofi_lib_file), "%s", file);
     comm_log_info("btl_ofi", "libfabric %u.%u loaded from %s", FI_MAJOR(ofi_lib.version()),
                   FI_MINOR(ofi_lib.version()), ofi_lib_file);

@@ -360,6 +360,9 @@ void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len
  * The functions below it are libfabric's, callable once it is loaded.
  */
 int comm_btl_ofi_lib_load(char *why_out, size_t len);
+
+/* The libfabric API btl/ofi asks for; a library older than this is refused when loaded. */
+#define COMM_BTL_OFI_API FI_VERSION(1, 17)
 int comm_btl_ofi_fi_getinfo(uint32_t version, const struct fi_info *hints, struct fi_info **info);
 void comm_btl_ofi_fi_freeinfo(struct fi_info *info);
 struct fi_info *comm_btl_ofi_fi_dupinfo(const struct fi_info *info); /* NULL: a blank one */

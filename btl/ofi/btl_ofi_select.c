@@ -135,7 +135,7 @@ int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices
         snprintf(why_out, len, "out of memory");
         return COMM_ERR_NOMEM;
     }
-    rc = comm_btl_ofi_fi_getinfo(FI_VERSION(1, 17), hints, &all);
+    rc = comm_btl_ofi_fi_getinfo(COMM_BTL_OFI_API, hints, &all);
     comm_btl_ofi_fi_freeinfo(hints);
     comm_btl_ofi_restore_signals(); /* providers may have loaded more */
     if (rc != 0 || all == NULL) {
