@@ -28,7 +28,8 @@ int comm_btl_ofi_list_providers(comm_btl_ofi_provider_fn fn, void *ctx)
         return COMM_ERR_NOT_FOUND;
     }
     comm_btl_ofi_restrict_env(&devices);
-    if (comm_btl_ofi_getinfo(NULL, &devices, COMM_BTL_OFI_RMA_NONE, &list, why, sizeof(why)) < 0) {
+    if (comm_btl_ofi_lib_load(why, sizeof(why)) < 0 ||
+        comm_btl_ofi_getinfo(NULL, &devices, COMM_BTL_OFI_RMA_NONE, &list, why, sizeof(why)) < 0) {
         return COMM_ERR_NOT_FOUND;
     }
     for (struct fi_info *i = list; i != NULL; i = i->next) {

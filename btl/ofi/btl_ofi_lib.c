@@ -37,6 +37,9 @@ static struct {
     uint32_t (*version)(void);
 } ofi_lib;
 
+/* The libfabric API btl/ofi asks for; a library older than this is refused when loaded. */
+#define BTL_OFI_API FI_VERSION(1, 17)
+
 /* Guarded by: the first call's caller (MPI_Init or comm-info, one thread). */
 static void *ofi_lib_handle;
 static char ofi_lib_file[512];
@@ -93,12 +96,12 @@ int comm_btl_ofi_lib_load(char *why_out, size_t len)
         file = map->l_name;
     }
     /* An older library would refuse every request for this API. */
-    if (FI_VERSION_LT(ofi_lib.version(), COMM_BTL_OFI_API)) {
+    if (FI_VERSION_LT(ofi_lib.version(), BTL_OFI_API)) {
         snprintf(ofi_lib_failure, sizeof(ofi_lib_failure),
                  "libfabric %u.%u loaded from %s (COMM_OFI_LIBRARY) is older than %u.%u, the "
                  "API comm asks for",
                  FI_MAJOR(ofi_lib.version()), FI_MINOR(ofi_lib.version()), file,
-                 FI_MAJOR(COMM_BTL_OFI_API), FI_MINOR(COMM_BTL_OFI_API));
+                 FI_MAJOR(BTL_OFI_API), FI_MINOR(BTL_OFI_API));
         snprintf(why_out, len, "%s", ofi_lib_failure);
         ofi_lib.strerror = NULL;
         dlclose(handle);
@@ -116,9 +119,9 @@ const char *comm_btl_ofi_library_file(void)
     return ofi_lib_file;
 }
 
-int comm_btl_ofi_fi_getinfo(uint32_t version, const struct fi_info *hints, struct fi_info **info)
+int comm_btl_ofi_fi_getinfo(const struct fi_info *hints, struct fi_info **info)
 {
-    return ofi_lib.getinfo(version, NULL, NULL, 0, hints, info);
+    return ofi_lib.getinfo(BTL_OFI_API, NULL, NULL, 0, hints, info);
 }
 
 void comm_btl_ofi_fi_freeinfo(struct fi_info *info)

@@ -346,6 +346,7 @@ enum comm_btl_ofi_rma {
  * The fi_info entries of PROVIDER on the allowed devices, with the capabilities, modes and
  * memory-registration modes comm can use (FI_MSG, and FI_RMA as RMA asks).  Returns COMM_OK
  * with a list to free with fi_freeinfo, or COMM_ERR_NOT_FOUND after writing why to why_out.
+ * libfabric must be loaded (comm_btl_ofi_lib_load).
  */
 int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices *devices,
                          enum comm_btl_ofi_rma rma, struct fi_info **list_out, char *why_out,
@@ -357,13 +358,11 @@ void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len
 /*
  * btl_ofi_lib.c: loads libfabric (COMM_OFI_LIBRARY) once, when first needed.  Returns COMM_OK,
  * or COMM_ERR_NOT_FOUND after writing why to why_out (the same reason every later call).
- * The functions below it are libfabric's, callable once it is loaded.
+ * The functions below it are libfabric's, callable once it is loaded (getinfo asks for the
+ * API the loader checked the library against).
  */
 int comm_btl_ofi_lib_load(char *why_out, size_t len);
-
-/* The libfabric API btl/ofi asks for; a library older than this is refused when loaded. */
-#define COMM_BTL_OFI_API FI_VERSION(1, 17)
-int comm_btl_ofi_fi_getinfo(uint32_t version, const struct fi_info *hints, struct fi_info **info);
+int comm_btl_ofi_fi_getinfo(const struct fi_info *hints, struct fi_info **info);
 void comm_btl_ofi_fi_freeinfo(struct fi_info *info);
 struct fi_info *comm_btl_ofi_fi_dupinfo(const struct fi_info *info); /* NULL: a blank one */
 int comm_btl_ofi_fi_fabric(struct fi_fabric_attr *attr, struct fid_fabric **fabric);

@@ -126,16 +126,12 @@ int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices
     char refused[256] = "";
     int rc;
 
-    rc = comm_btl_ofi_lib_load(why_out, len);
-    if (rc < 0) {
-        return rc;
-    }
     hints = select_hints(provider, rma);
     if (hints == NULL) {
         snprintf(why_out, len, "out of memory");
         return COMM_ERR_NOMEM;
     }
-    rc = comm_btl_ofi_fi_getinfo(COMM_BTL_OFI_API, hints, &all);
+    rc = comm_btl_ofi_fi_getinfo(hints, &all);
     comm_btl_ofi_fi_freeinfo(hints);
     comm_btl_ofi_restore_signals(); /* providers may have loaded more */
     if (rc != 0 || all == NULL) {
