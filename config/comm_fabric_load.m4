@@ -14,7 +14,8 @@ AC_DEFUN([COMM_FABRIC_LOAD], [
     AC_REQUIRE([AC_PROG_SED])
     AC_CHECK_TOOL([OBJDUMP], [objdump], [no])
     AS_IF([test "x$OBJDUMP" = xno],
-        [AC_MSG_ERROR([objdump not found: configure reads from it which libfabric file and symbol versions btl/ofi loads (apt-get install binutils)])])
+        [AC_MSG_ERROR([objdump not found: configure reads from it which libfabric file and
+ symbol versions btl/ofi loads (apt-get install binutils)])])
     AC_SEARCH_LIBS([dlvsym], [dl], [],
         [AC_MSG_ERROR([dlvsym() not found: btl/ofi loads libfabric with it])])
     AC_MSG_CHECKING([which libfabric file and function versions btl/ofi loads])
@@ -34,18 +35,23 @@ AC_DEFUN([COMM_FABRIC_LOAD], [
         (void) fi_fabric(NULL, &fabric, NULL);
         (void) fi_strerror(0);
         return (int) fi_version();]])],
-        [comm_fabric_soname=`$OBJDUMP -p conftest$ac_exeext | $SED -n 's/^ *NEEDED *\(libfabric[[^ ]]*\) *$/\1/p'`
+        [comm_fabric_soname=`$OBJDUMP -p conftest$ac_exeext |
+            $SED -n 's/^ *NEEDED *\(libfabric[[^ ]]*\) *$/\1/p'`
          comm_fabric_symbols=`$OBJDUMP -T conftest$ac_exeext`])
     CPPFLAGS=$comm_fabric_save_CPPFLAGS
     LDFLAGS=$comm_fabric_save_LDFLAGS
     LIBS=$comm_fabric_save_LIBS
     AS_IF([test -z "$comm_fabric_soname"],
-        [AC_MSG_ERROR([cannot tell which file a program linked with $FABRIC_LIBS loads (no NEEDED libfabric entry; see config.log)])])
+        [AC_MSG_ERROR([cannot tell which file a program linked with $FABRIC_LIBS loads
+ (no NEEDED libfabric entry; see config.log)])])
     comm_fabric_found="$comm_fabric_soname"
     for comm_fabric_fn in getinfo freeinfo dupinfo fabric strerror version; do
-        comm_fabric_ver=`printf '%s\n' "$comm_fabric_symbols" | $SED -n "s/.*[[( ]]\(FABRIC_[[0-9.]]*\)[[) ]]* *fi_$comm_fabric_fn\$/\1/p" | head -n 1`
+        comm_fabric_ver=`printf '%s\n' "$comm_fabric_symbols" |
+            $SED -n "s/.*[[( ]]\(FABRIC_[[0-9.]]*\)[[) ]]* *fi_$comm_fabric_fn\$/\1/p" |
+            head -n 1`
         AS_IF([test -z "$comm_fabric_ver"],
-            [AC_MSG_ERROR([cannot tell which version of fi_$comm_fabric_fn() a program linked with $FABRIC_LIBS uses (see config.log)])])
+            [AC_MSG_ERROR([cannot tell which version of fi_$comm_fabric_fn() a program
+ linked with $FABRIC_LIBS uses (see config.log)])])
         comm_fabric_found="$comm_fabric_found fi_$comm_fabric_fn@$comm_fabric_ver"
         AS_CASE([$comm_fabric_fn],
             [getinfo], [comm_fabric_v_getinfo=$comm_fabric_ver],
