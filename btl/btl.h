@@ -201,6 +201,11 @@ struct comm_btl_module {
 struct comm_btl_endpoint {
     struct comm_btl_module *module;
     long peer;
+    /* Above this many bytes (0: no such bound) the runtime offers its memory for this peer to
+     * write only while no other offer to the peer is under way, and reads the rest of a stream:
+     * the btl writes such messages in pieces, one after another, which reads outrun when many
+     * messages are on the way.  Set by the btl when it makes the endpoint. */
+    size_t write_alone_above;
 };
 
 /* ---- btl/btl.c: the registry and what the runtime calls -------------------------------- */

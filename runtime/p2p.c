@@ -24,7 +24,9 @@
  * in place, and it completes.  No FIN: the reply a receiver sends next is not queued behind
  * one (between two simulated hosts a ping-pong of 128 KiB messages took 33.9 us one way
  * against 42.2 read, medians of 5 runs).  A sender that cannot write answers NOWRITE, and the
- * receiver reads after all.
+ * receiver reads after all.  A message above the endpoint's write_alone_above is offered only
+ * while no other offer to that sender is under way: the btl writes it in pieces one after
+ * another, which the reads of a stream outrun.
  *
  * Layer: runtime core.  Must not: check MPI arguments, or reach into a btl's internals.
  */
@@ -644,6 +646,7 @@ static void p2p_write_offer_end(struct comm_request *req)
 {
     struct comm_btl_module *module = p2p_procs[req->read_peer].ep->module;
 
+    p2p_procs[req->read_peer].writes_offered--;
     p2p_write_token_give_back(req);
     module->ops->deregister_mem(module, req->split_own_key);
 }
@@ -659,14 +662,18 @@ static void p2p_say_nowrite(long peer, uint64_t sreq, uint64_t rreq, uint64_t to
 /*
  * Offers REQ's memory to the sender of the RTS A, who then writes the message (see the top of
  * this file): when the btl writes messages of this size and REQ's memory is contiguous and
- * can be registered.  Returns whether it did.
+ * can be registered, and, for one above the endpoint's write_alone_above, when no other offer
+ * to that sender is under way (a stream is read).  Returns whether it did.
  */
 static bool p2p_offer_write(struct comm_request *req, const struct p2p_arrival *a)
 {
-    struct comm_btl_module *module = p2p_procs[a->peer].ep->module;
+    struct comm_proc *proc = &p2p_procs[a->peer];
+    struct comm_btl_module *module = proc->ep->module;
+    size_t alone = proc->ep->write_alone_above;
     struct p2p_ctl_hdr h = {.type = P2P_CTW};
 
-    if (req->want > module->write_max || !req->dt->contiguous) {
+    if (req->want > module->write_max || !req->dt->contiguous ||
+        (alone > 0 && req->want > alone && proc->writes_offered > 0)) {
         return false;
     }
     req->write_token = p2p_write_token_take(req);
@@ -689,7 +696,8 @@ static bool p2p_offer_write(struct comm_request *req, const struct p2p_arrival *
     h.len = req->want;
     h.addr = (uint64_t)(uintptr_t)p2p_contig_base(req);
     h.key = req->split_own_key;
-    p2p_send_ctl(&p2p_procs[a->peer], &h);
+    proc->writes_offered++;
+    p2p_send_ctl(proc, &h);
     return true;
 }
 

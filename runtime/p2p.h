@@ -50,7 +50,8 @@ struct comm_proc {
     struct comm_p2p_ctl_pending *ctl_tail;
     bool in_busy_list;
     struct comm_proc *busy_next; /* in the list of peers with something waiting */
-    int rndv_out; /* our rendezvous sends to this peer that it has not read yet */
+    int rndv_out;                /* our rendezvous sends to this peer that it has not read yet */
+    int writes_offered;          /* our memory offered to this peer (CTW) and not yet written */
 };
 
 /* Sets up the peer table and connects every peer (after the address fence).  LOCAL_PEERS

@@ -119,6 +119,36 @@ enum {
 };
 
 /*
+ * How a written message leaves its sender.  Over the kernel's TCP (providers whose first name
+ * is net, tcp or sockets) a message of more than one piece is written in pieces, each posted
+ * once the one before it has landed (FI_DELIVERY_COMPLETE), the last with the completion data:
+ * bbr held back flights larger than a piece and the message stalled partway.  On loopback one
+ * write of 1 MiB (17 segments of 64 KiB, against a window of 12-16) took 169-205 us one way
+ * and two of 512 KiB 98-102 (Open MPI 97-100).  Between two simulated hosts 512 KiB pieces took
+ * 174-177 us for 1 MiB on good runs and 329-474 on others, where 256 KiB pieces took 179-229
+ * on both (reads of 128 KiB pieces 245-302).  Other providers (RDMA hardware) write each
+ * message whole: a piece would cost a round trip.
+ */
+enum {
+    BTL_OFI_WRITE_PIECE = 512 << 10,
+    BTL_OFI_WRITE_PIECE_FAR = 256 << 10,
+};
+
+/*
+ * The bytes of one piece of a written message for PROVIDER (libfabric's name, such as "net" or
+ * "verbs;ofi_rxm"), to a peer on another host when FAR: SETTING (COMM_OFI_WRITE_PIECE) when
+ * positive, else BTL_OFI_WRITE_PIECE (BTL_OFI_WRITE_PIECE_FAR) over the kernel's TCP and 0
+ * (whole) otherwise.
+ */
+size_t comm_btl_ofi_write_piece(const char *provider, long setting, bool far);
+
+/*
+ * Bytes of the next write of a LEN-byte message of which DONE bytes have landed, in pieces of
+ * PIECE bytes (0: whole): the rest when it fits one piece, which is then the last.
+ */
+size_t comm_btl_ofi_write_next(size_t len, size_t done, size_t piece);
+
+/*
  * How large and how many the receive buffers a rank posts for its network peers are.  Any
  * buffer may take any peer's fragment, so every rank sizes them alike, from the job's size.
  * Each peer gets CREDITS + SPARES buffers of FRAG bytes (SPARES from comm_btl_ofi_spares).  When

@@ -93,7 +93,7 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                         .max = 1L << 30},
     [COMM_BTL_OFI_SETTING_WRITE_MAX] = {.name = "COMM_OFI_WRITE_MAX",
                                         .type = COMM_SETTING_INT,
-                                        .default_value = "524288",
+                                        .default_value = "2097152",
                                         .help = "largest message its sender writes into "
                                                 "memory the receiver offers, which saves "
                                                 "the word back a read needs; larger ones "
@@ -101,6 +101,19 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                         .audience = COMM_AUDIENCE_TUNER,
                                         .min = 0,
                                         .max = 1L << 30},
+    [COMM_BTL_OFI_SETTING_WRITE_PIECE] = {.name = "COMM_OFI_WRITE_PIECE",
+                                          .type = COMM_SETTING_INT,
+                                          .default_value = "0",
+                                          .help = "bytes of one write of a larger written "
+                                                  "message, each written once the one before "
+                                                  "it has landed; 0: 512 KiB (256 KiB to other "
+                                                  "hosts) over the kernel's TCP (providers "
+                                                  "net, tcp, sockets), whole messages "
+                                                  "otherwise; a piece as large as "
+                                                  "COMM_OFI_WRITE_MAX writes them whole",
+                                          .audience = COMM_AUDIENCE_TUNER,
+                                          .min = 0,
+                                          .max = 1L << 30},
     [COMM_BTL_OFI_SETTING_LIBRARY] = {.name = "COMM_OFI_LIBRARY",
                                       .type = COMM_SETTING_STRING,
                                       .default_value = COMM_FABRIC_SONAME,
@@ -293,6 +306,29 @@ void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char 
         used = strlen(out);
         snprintf(out + used, len - used, "%s%s", i ? "," : " but ", set->skip.names[i]);
     }
+}
+
+size_t comm_btl_ofi_write_piece(const char *provider, long setting, bool far)
+{
+    static const char *const over_tcp[] = {"net", "tcp", "sockets"};
+    size_t first = strcspn(provider, ";");
+
+    if (setting > 0) {
+        return (size_t)setting;
+    }
+    for (size_t i = 0; i < sizeof(over_tcp) / sizeof(over_tcp[0]); i++) {
+        if (strlen(over_tcp[i]) == first && strncmp(provider, over_tcp[i], first) == 0) {
+            return far ? BTL_OFI_WRITE_PIECE_FAR : BTL_OFI_WRITE_PIECE;
+        }
+    }
+    return 0;
+}
+
+size_t comm_btl_ofi_write_next(size_t len, size_t done, size_t piece)
+{
+    size_t rest = done < len ? len - done : 0;
+
+    return piece == 0 || rest <= piece ? rest : piece;
 }
 
 long comm_btl_ofi_spares(long credits)

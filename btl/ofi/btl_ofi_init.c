@@ -39,6 +39,7 @@ struct ofi_settings {
     long mr_cache;
     long read_size;
     long write_max;
+    long write_piece;
     long recv_memory;
     bool explicit_choice; /* the user named a backend or devices */
 };
@@ -59,6 +60,7 @@ static int ofi_read_settings(struct ofi_settings *s)
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_MR_CACHE], &s->mr_cache)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_READ_SIZE], &s->read_size)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_WRITE_MAX], &s->write_max)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_WRITE_PIECE], &s->write_piece)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RECV_MEMORY], &s->recv_memory)) < 0) {
         return rc;
     }
@@ -126,17 +128,55 @@ static void ofi_read_text(const struct btl_ofi_module *m, bool set, char *out, s
 }
 
 /* Whether senders write large messages of up to SETTING bytes into this rank's memory: when
- * the provider reads and writes remote memory, with completion data of 4 bytes or more. */
-static void ofi_choose_write(struct btl_ofi_module *m, long setting)
+ * the provider reads and writes remote memory, with completion data of 4 bytes or more.  This
+ * rank writes in pieces of PIECE bytes (COMM_OFI_WRITE_PIECE; comm_btl_ofi_write_piece). */
+static void ofi_choose_write(struct btl_ofi_module *m, long setting, long piece)
 {
     uint64_t caps = FI_WRITE | FI_REMOTE_WRITE;
 
     m->write = m->rma && (m->info->caps & caps) == caps &&
                m->info->domain_attr->cq_data_size >= 4 && setting > 0;
     m->base.write_max = 0;
+    m->write_piece = m->write_piece_far = 0;
     if (m->write) {
         m->base.write_max = (size_t)setting < m->max_msg_size ? (size_t)setting : m->max_msg_size;
+        m->write_piece = comm_btl_ofi_write_piece(m->provider, piece, false);
+        m->write_piece_far = comm_btl_ofi_write_piece(m->provider, piece, true);
+        if (m->write_piece >= m->base.write_max) {
+            m->write_piece = 0;
+        }
+        if (m->write_piece_far >= m->base.write_max) {
+            m->write_piece_far = 0;
+        }
     }
+}
+
+/* The info line's words for how large messages are written: "up to 2.0 MiB (in pieces of
+ * 512.0 KiB, 256.0 KiB to other hosts, each once the one before it has landed)". */
+static void ofi_write_text(const struct btl_ofi_module *m, char *out, size_t len)
+{
+    char max[32], near[48] = "whole", far[64] = "";
+
+    ofi_bytes_text(m->base.write_max, max, sizeof(max));
+    if (m->write_piece == 0 && m->write_piece_far == 0) {
+        snprintf(out, len, "up to %s", max);
+        return;
+    }
+    if (m->write_piece > 0) {
+        char piece[32];
+
+        ofi_bytes_text(m->write_piece, piece, sizeof(piece));
+        snprintf(near, sizeof(near), "in pieces of %s", piece);
+    }
+    if (m->write_piece_far != m->write_piece) {
+        char piece[32];
+
+        ofi_bytes_text(m->write_piece_far, piece, sizeof(piece));
+        snprintf(far, sizeof(far), ", %s%s to other hosts",
+                 m->write_piece > 0 ? "" : "in pieces of ",
+                 m->write_piece_far > 0 ? piece : "whole");
+    }
+    snprintf(out, len, "up to %s (%s%s, each once the one before it has landed)", max, near, far);
 }
 
 /*
@@ -428,8 +468,8 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     struct ofi_settings s;
     struct comm_btl_ofi_devices devices;
     struct btl_ofi_module *m;
-    char expected[256], allowed[256], iface[IF_NAMESIZE + 1], read_text[224], write_text[128];
-    char write_max[32];
+    char expected[256], allowed[256], iface[IF_NAMESIZE + 1], read_text[224], write_text[224];
+    char write_how[160];
     bool all_local = self->local_size == self->size;
     bool serve_local = !comm_btl_shm_is_enabled();
     bool needed = self->size > self->local_size || (serve_local && self->local_size > 1);
@@ -506,7 +546,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         goto out_close;
     }
     comm_btl_ofi_rdma_init(m, s.mr_cache);
-    ofi_choose_write(m, s.write_max);
+    ofi_choose_write(m, s.write_max, s.write_piece);
     rc = ofi_setup_tx(m);
     if (rc < 0) {
         goto out_close;
@@ -520,10 +560,9 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     ofi_read_text(m, s.read_size > 0, read_text, sizeof(read_text));
     write_text[0] = '\0';
     if (m->write) {
-        ofi_bytes_text(m->base.write_max, write_max, sizeof(write_max));
+        ofi_write_text(m, write_how, sizeof(write_how));
         snprintf(write_text, sizeof(write_text),
-                 "written by the sender into the receiver's memory up to %s, above that ",
-                 write_max);
+                 "written by the sender into the receiver's memory %s, above that ", write_how);
     }
     comm_log_info("btl_ofi",
                   "provider %s, fabric %s, domain %s%s%s (allowed devices: %s, from "
@@ -660,6 +699,7 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
     comm_btl_ofi_tune_init(&ep->stream_tune, tuned_above);
     comm_btl_ofi_tune_set_batch(&ep->stream_tune, BTL_OFI_STREAM_BATCH);
     ep->same_host = peer->same_host;
+    ep->base.write_alone_above = peer->same_host ? m->write_piece : m->write_piece_far;
     m->eps[peer->rank] = ep;
     rc = ofi_add_rx(m);
     if (rc < 0) {
@@ -750,9 +790,14 @@ static void btl_ofi_close(struct comm_btl_module *module)
                       "in up to %u reads",
                       m->gets_started, m->gets_most, m->areads_most);
     }
-    if (m->writes_started > 0) {
+    if (m->writes_started > 0 && m->writes_pieced == 0) {
         comm_log_info("btl_ofi", "%lu large messages were written into their receivers' memory",
                       m->writes_started);
+    } else if (m->writes_started > 0) {
+        comm_log_info("btl_ofi",
+                      "%lu large messages were written into their receivers' memory, %lu of "
+                      "them in %lu pieces",
+                      m->writes_started, m->writes_pieced, m->write_pieces);
     }
     for (long r = 0; r < m->size; r++) {
         char chosen[512];

@@ -183,9 +183,11 @@ struct btl_ofi_awrite {
     struct comm_btl_ofi_mr *local; /* the registration it writes from (FI_MR_LOCAL), held */
     const void *buf;
     size_t len;
+    size_t landed;  /* bytes of the pieces before the one on the way (comm_btl_ofi_write_next) */
+    size_t posting; /* bytes of the piece on the way */
     uint64_t raddr; /* the provider's address and key of the peer's memory */
     uint64_t key;
-    uint32_t token; /* the completion data the peer's runtime gets */
+    uint32_t token; /* the completion data the peer's runtime gets, with the last piece */
     int status;
     comm_btl_get_done_fn done;
     void *ctx;
@@ -306,10 +308,15 @@ struct btl_ofi_module {
     /* Writes (put_start): usable when the provider writes remote memory with completion
      * data; then registrations may be written, and receives take completion data. */
     bool write;
-    struct btl_ofi_awrite *writes_waiting; /* refused for now (EAGAIN): posted by progress */
+    size_t write_piece;                    /* bytes of one write of a larger message; 0: whole */
+    size_t write_piece_far;                /* ... to a peer on another host */
+    struct btl_ofi_awrite *writes_waiting; /* refused for now (EAGAIN), or a next piece: posted
+                                            * by progress */
     struct btl_ofi_awrite *writes_waiting_tail;
     struct btl_ofi_awrite *writes_ended; /* their done functions called by progress */
     unsigned long writes_started;
+    unsigned long writes_pieced; /* messages written in more than one piece */
+    unsigned long write_pieces;  /* and their pieces */
     uint32_t *written; /* tokens of peers' writes that ended here, for the runtime */
     size_t nwritten;
     size_t written_cap;

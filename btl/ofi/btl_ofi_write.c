@@ -14,14 +14,43 @@
 
 #include <stdlib.h>
 
-/* Posts A: COMM_OK, COMM_AGAIN (the provider is busy: again at the next progress call) or a
- * status (logged). */
+/* Posts the next piece of A (all of it when it fits one): COMM_OK, COMM_AGAIN (the provider is
+ * busy: again at the next progress call) or a status (logged).  A piece before the last is
+ * written with delivery completion, so that the next leaves only once it has landed; the last
+ * carries the token. */
 static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 {
     void *desc = a->local != NULL ? a->local->desc : NULL;
-    ssize_t ret = fi_writedata(m->ep, a->buf, a->len, desc, a->token, a->ep->addr, a->raddr, a->key,
-                               &a->op.ctx);
+    size_t piece = a->ep->same_host ? m->write_piece : m->write_piece_far;
+    size_t n = comm_btl_ofi_write_next(a->len, a->landed, piece);
+    const char *from = (const char *)a->buf + a->landed;
+    ssize_t ret;
 
+    if (a->landed + n < a->len) {
+        struct iovec iov = {(void *)(uintptr_t)from, n};
+        struct fi_rma_iov rma = {a->raddr + a->landed, n, a->key};
+        struct fi_msg_rma msg = {.msg_iov = &iov,
+                                 .desc = &desc,
+                                 .iov_count = 1,
+                                 .addr = a->ep->addr,
+                                 .rma_iov = &rma,
+                                 .rma_iov_count = 1,
+                                 .context = &a->op.ctx};
+
+        ret = fi_writemsg(m->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+        if (ret == -FI_EBADFLAGS || ret == -FI_ENOSYS || ret == -FI_EOPNOTSUPP) {
+            /* Once per process: every later message is written whole. */
+            comm_log_info("btl_ofi",
+                          "provider %s does not report writes as landed (%s): messages are "
+                          "written whole",
+                          m->provider, comm_btl_ofi_fi_strerror((int)-ret));
+            m->write_piece = m->write_piece_far = 0;
+            return ofi_write_post(m, a);
+        }
+    } else {
+        ret = fi_writedata(m->ep, from, n, desc, a->token, a->ep->addr, a->raddr + a->landed,
+                           a->key, &a->op.ctx);
+    }
     if (ret == -FI_EAGAIN) {
         return COMM_AGAIN;
     }
@@ -29,6 +58,11 @@ static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
         comm_log_error("btl_ofi", "writing %zu bytes to rank %ld failed: %s", a->len,
                        a->ep->base.peer, comm_btl_ofi_fi_strerror((int)-ret));
         return COMM_ERR_SYSTEM;
+    }
+    a->posting = n;
+    if (n < a->len) {
+        m->write_pieces++;
+        m->writes_pieced += a->landed == 0;
     }
     return COMM_OK;
 }
@@ -98,6 +132,13 @@ int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, si
 
 void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *a, int status)
 {
+    if (status == COMM_OK && a->landed + a->posting < a->len) {
+        /* A piece landed: the next one is posted by this progress call (advance_writes). */
+        a->landed += a->posting;
+        a->posting = 0;
+        ofi_write_wait(m, a);
+        return;
+    }
     a->status = status;
     a->next = m->writes_ended;
     m->writes_ended = a;

@@ -533,6 +533,60 @@ START_TEST(spares_cover_every_credit_message_on_the_way)
 }
 END_TEST
 
+/* Pieces of 512 KiB (256 KiB to other hosts) over the kernel's TCP, whole messages on other
+ * providers, unless set. */
+START_TEST(write_piece_by_provider_unless_set)
+{
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("net", 0, false), 512 * 1024);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("tcp", 0, false), 512 * 1024);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("tcp;ofi_rxm", 0, false), 512 * 1024);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("sockets", 0, false), 512 * 1024);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("verbs;ofi_rxm", 0, false), 0);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("verbs", 0, false), 0);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("shm", 0, false), 0);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("efa", 0, false), 0);
+    /* a name that only begins like one over TCP is not one */
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("tcpx", 0, false), 0);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("ne", 0, false), 0);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("", 0, false), 0);
+    /* smaller pieces to other hosts */
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("net", 0, true), 256 * 1024);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("tcp;ofi_rxm", 0, true), 256 * 1024);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("verbs;ofi_rxm", 0, true), 0);
+    /* COMM_OFI_WRITE_PIECE wins on every provider, to every peer */
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("net", 4096, true), 4096);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("verbs;ofi_rxm", 4096, false), 4096);
+    ck_assert_uint_eq(comm_btl_ofi_write_piece("net", 65536, false), 65536);
+}
+END_TEST
+
+/* The pieces of a written message cover it exactly, the last one taking the rest. */
+START_TEST(write_next_covers_the_message_in_pieces)
+{
+    static const size_t lens[] = {1, 4095, 4096, 4097, 524288, 1048576, 1048577, 2097152};
+    static const size_t pieces[] = {0, 1, 4096, 524288, 2097152};
+
+    ck_assert_uint_eq(comm_btl_ofi_write_next(1048576, 0, 524288), 524288);
+    ck_assert_uint_eq(comm_btl_ofi_write_next(1048576, 524288, 524288), 524288);
+    ck_assert_uint_eq(comm_btl_ofi_write_next(1048577, 1048576, 524288), 1);
+    ck_assert_uint_eq(comm_btl_ofi_write_next(1048576, 0, 0), 1048576);
+    ck_assert_uint_eq(comm_btl_ofi_write_next(1048576, 1048576, 524288), 0);
+    for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+        for (size_t j = 0; j < sizeof(pieces) / sizeof(pieces[0]); j++) {
+            size_t done = 0, n, count = 0, piece = pieces[j];
+
+            while ((n = comm_btl_ofi_write_next(lens[i], done, piece)) > 0) {
+                ck_assert(piece == 0 || n <= piece);
+                done += n;
+                count++;
+            }
+            ck_assert_uint_eq(done, lens[i]);
+            ck_assert_uint_eq(count, piece == 0 ? 1 : (lens[i] + piece - 1) / piece);
+        }
+    }
+}
+END_TEST
+
 START_TEST(sizing_keeps_the_defaults_while_they_fit)
 {
     /* 21 peers x 6 buffers x 263168 bytes = 31.6 MiB: fits; 22 get 254144-byte ones. */
@@ -659,6 +713,8 @@ int main(void)
     tcase_add_test(tc, tune_one_stalled_read_does_not_change_the_way);
     tcase_add_test(tc, tune_batches_take_turns_of_messages);
     tcase_add_test(tc, spares_cover_every_credit_message_on_the_way);
+    tcase_add_test(tc, write_piece_by_provider_unless_set);
+    tcase_add_test(tc, write_next_covers_the_message_in_pieces);
     tcase_add_test(tc, sizing_keeps_the_defaults_while_they_fit);
     tcase_add_test(tc, sizing_shrinks_fragments_then_credits_then_fragments);
     tcase_add_test(tc, sizing_never_changes_what_the_user_set);
