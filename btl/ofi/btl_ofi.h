@@ -123,8 +123,8 @@ enum {
  * is net, tcp or sockets) a message of more than one piece is written in pieces, each posted
  * once the one before it has landed (FI_DELIVERY_COMPLETE), the last with the completion data:
  * bbr held back flights larger than a piece and the message stalled partway.  On loopback one
- * write of 1 MiB (17 segments of 64 KiB, against a window of 12-16) took 169-205 us one way
- * and two of 512 KiB 98-102 (Open MPI 97-100).  Between two simulated hosts 512 KiB pieces took
+ * write of 1 MiB (17 segments of 64 KiB, against a window of 12-16) took 168-205 us one way
+ * and two of 512 KiB 98-103 (Open MPI 97-102).  Between two simulated hosts 512 KiB pieces took
  * 174-177 us for 1 MiB on good runs and 329-474 on others, where 256 KiB pieces took 179-229
  * on both (reads of 128 KiB pieces 245-302).  Other providers (RDMA hardware) write each
  * message whole: a piece would cost a round trip.
