@@ -699,7 +699,7 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
     comm_btl_ofi_tune_init(&ep->stream_tune, tuned_above);
     comm_btl_ofi_tune_set_batch(&ep->stream_tune, BTL_OFI_STREAM_BATCH);
     ep->same_host = peer->same_host;
-    ep->base.write_alone_above = peer->same_host ? m->write_piece : m->write_piece_far;
+    ep->base.write_alone_above = comm_btl_ofi_write_size(m, ep);
     m->eps[peer->rank] = ep;
     rc = ofi_add_rx(m);
     if (rc < 0) {

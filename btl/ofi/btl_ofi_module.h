@@ -427,8 +427,11 @@ void comm_btl_ofi_drop_gets(struct btl_ofi_module *m);
 int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, size_t len,
                            uint64_t remote, uint64_t remote_key, uint32_t token,
                            comm_btl_get_done_fn done, void *ctx);
-/* Write A completed (STATUS COMM_OK) or failed: its done function is called by progress. */
+/* A piece of write A landed (STATUS COMM_OK) or failed: after the last piece, or a failure,
+ * its done function is called by progress; otherwise progress posts the next piece. */
 void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *a, int status);
+/* Bytes of one piece of a message this rank writes to EP's peer (0: whole). */
+size_t comm_btl_ofi_write_size(const struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep);
 /* A peer's write with completion data TOKEN ended here: the runtime hears of it from progress. */
 void comm_btl_ofi_note_written(struct btl_ofi_module *m, uint64_t token);
 /* Posts the writes the provider refused for a moment, calls the done functions of those that

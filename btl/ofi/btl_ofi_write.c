@@ -14,6 +14,11 @@
 
 #include <stdlib.h>
 
+size_t comm_btl_ofi_write_size(const struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep)
+{
+    return ep->same_host ? m->write_piece : m->write_piece_far;
+}
+
 /* Posts the next piece of A (all of it when it fits one): COMM_OK, COMM_AGAIN (the provider is
  * busy: again at the next progress call) or a status (logged).  A piece before the last is
  * written with delivery completion, so that the next leaves only once it has landed; the last
@@ -21,8 +26,7 @@
 static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 {
     void *desc = a->local != NULL ? a->local->desc : NULL;
-    size_t piece = a->ep->same_host ? m->write_piece : m->write_piece_far;
-    size_t n = comm_btl_ofi_write_next(a->len, a->landed, piece);
+    size_t n = comm_btl_ofi_write_next(a->len, a->landed, comm_btl_ofi_write_size(m, a->ep));
     const char *from = (const char *)a->buf + a->landed;
     ssize_t ret;
 
