@@ -315,14 +315,13 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("btl");
-    TCase *tc = tcase_create("btl");
+    TCase *tc = comm_test_case("btl");
 
     unsetenv("COMM_SHM");
     unsetenv("COMM_SHM_CMA");
     unsetenv("COMM_SHM_CELLS");
     unsetenv("COMM_SHM_EAGER_LIMIT");
     unsetenv("COMM_SHM_FRAGMENT_SIZE");
-    tcase_set_timeout(tc, 10);
     tcase_add_test(tc, every_table_is_complete);
     tcase_add_test(tc, template_opens_and_reaches_nobody);
     tcase_add_test(tc, self_delivers_at_progress_in_order);

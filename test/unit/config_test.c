@@ -329,13 +329,12 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("config");
-    TCase *tc = tcase_create("settings");
+    TCase *tc = comm_test_case("settings");
 
     /* The tests set what they need; nothing from the caller's environment may leak in. */
     unsetenv("COMM_LOG_LEVEL");
     unsetenv("COMM_LOG_RANKS");
     unsetenv("COMM_LOG_FILE");
-    tcase_set_timeout(tc, 10);
     tcase_add_test(tc, bool_spellings_are_accepted_and_others_refused);
     tcase_add_test(tc, numbers_must_be_whole_and_in_range);
     tcase_add_test(tc, a_bad_value_is_named_with_what_is_expected);

@@ -120,7 +120,7 @@ static void ref_push(struct ref_map *m, MPI_Aint off, MPI_Aint len)
         m->cap = m->cap == 0 ? 64 : 2 * m->cap;
         m->off = realloc(m->off, m->cap * sizeof(*m->off));
         m->len = realloc(m->len, m->cap * sizeof(*m->len));
-        ck_assert(m->off != NULL && m->len != NULL);
+        COMM_CHECK(m->off != NULL && m->len != NULL, "out of memory at %zu runs", m->n);
     }
     m->off[m->n] = off;
     m->len[m->n] = len;
@@ -138,7 +138,7 @@ static MPI_Aint ref_extent(MPI_Datatype type)
 {
     MPI_Aint lb, extent;
 
-    ck_assert_int_eq(MPI_Type_get_extent(type, &lb, &extent), MPI_SUCCESS);
+    COMM_CHECK(MPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS, "MPI_Type_get_extent");
     return extent;
 }
 
@@ -146,7 +146,8 @@ static bool ref_is_named(MPI_Datatype type)
 {
     int ni, na, nd, combiner;
 
-    ck_assert_int_eq(MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner), MPI_SUCCESS);
+    COMM_CHECK(MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) == MPI_SUCCESS,
+               "MPI_Type_get_envelope");
     return combiner == MPI_COMBINER_NAMED;
 }
 
@@ -187,7 +188,7 @@ static void ref_array_expand(const struct ref_array *a, MPI_Datatype old, MPI_Ai
     long long total = 1;
     MPI_Aint ext = ref_extent(old);
 
-    ck_assert_int_le(nd, 16);
+    COMM_CHECK(nd <= 16, "%d types in one constructor", nd);
     for (int d = 0; d < nd; d++) {
         total *= a->count != NULL ? a->count[d] : a->dims[d];
     }
@@ -225,7 +226,8 @@ static void ref_expand(MPI_Datatype type, MPI_Aint disp, struct ref_map *m)
     MPI_Aint *addrs;
     MPI_Datatype *types;
 
-    ck_assert_int_eq(MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner), MPI_SUCCESS);
+    COMM_CHECK(MPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) == MPI_SUCCESS,
+               "MPI_Type_get_envelope");
     if (combiner == MPI_COMBINER_NAMED) {
         const struct ref_basic *b = ref_basic_of(type);
 
@@ -237,7 +239,8 @@ static void ref_expand(MPI_Datatype type, MPI_Aint disp, struct ref_map *m)
     ints = malloc((size_t)(ni + 1) * sizeof(*ints));
     addrs = malloc((size_t)(na + 1) * sizeof(*addrs));
     types = malloc((size_t)(nd + 1) * sizeof(*types));
-    ck_assert_int_eq(MPI_Type_get_contents(type, ni, na, nd, ints, addrs, types), MPI_SUCCESS);
+    COMM_CHECK(MPI_Type_get_contents(type, ni, na, nd, ints, addrs, types) == MPI_SUCCESS,
+               "MPI_Type_get_contents");
     switch (combiner) {
     case MPI_COMBINER_DUP:
     case MPI_COMBINER_RESIZED:
@@ -334,7 +337,7 @@ static void ref_expand(MPI_Datatype type, MPI_Aint disp, struct ref_map *m)
     }
     for (int i = 0; i < nd; i++) {
         if (!ref_is_named(types[i])) {
-            ck_assert_int_eq(MPI_Type_free(&types[i]), MPI_SUCCESS);
+            COMM_CHECK(MPI_Type_free(&types[i]) == MPI_SUCCESS, "MPI_Type_free of a part");
         }
     }
     free(ints);
@@ -513,7 +516,10 @@ static void check_roundtrip(MPI_Datatype type, int count)
         for (size_t off = 0; off < total; off += chunks[c]) {
             size_t want = total - off < chunks[c] ? total - off : chunks[c];
 
-            ck_assert_uint_eq(comm_datatype_pack(dt, base, count, off, out + off, chunks[c]), want);
+            size_t got = comm_datatype_pack(dt, base, count, off, out + off, chunks[c]);
+
+            COMM_CHECK(got == want, "chunks of %zu: %zu bytes at %zu, not %zu", chunks[c], got,
+                       off, want);
         }
         ck_assert(memcmp(out, ref, total) == 0);
     }
@@ -536,9 +542,10 @@ static void check_roundtrip(MPI_Datatype type, int count)
     /* from every offset to the end */
     if (total <= 1024) {
         for (size_t off = 0; off <= total; off++) {
-            ck_assert_uint_eq(comm_datatype_pack(dt, base, count, off, out, total + 8),
-                              total - off);
-            ck_assert(memcmp(out, ref + off, total - off) == 0);
+            size_t got = comm_datatype_pack(dt, base, count, off, out, total + 8);
+
+            COMM_CHECK(got == total - off, "from %zu: %zu bytes, not %zu", off, got, total - off);
+            COMM_CHECK(memcmp(out, ref + off, total - off) == 0, "from %zu: wrong bytes", off);
         }
     }
 
@@ -551,7 +558,7 @@ static void check_roundtrip(MPI_Datatype type, int count)
 
         comm_datatype_cursor_init(&cursor, dt, base, count, 0);
         while ((n = comm_datatype_cursor_next(&cursor, &ptr, SIZE_MAX)) > 0) {
-            ck_assert_ptr_ne(ptr, prev_end);
+            COMM_CHECK(ptr != prev_end, "piece at %zu touches the one before it", got);
             memcpy(out + got, ptr, n);
             got += n;
             prev_end = (char *)ptr + n;
@@ -562,7 +569,7 @@ static void check_roundtrip(MPI_Datatype type, int count)
             got = 0;
             comm_datatype_cursor_init(&cursor, dt, base, count, 3 < total ? 3 : total);
             while ((n = comm_datatype_cursor_next(&cursor, &ptr, chunks[c])) > 0) {
-                ck_assert_uint_le(n, chunks[c]);
+                COMM_CHECK(n <= chunks[c], "pieces of %zu: %zu bytes at %zu", chunks[c], n, got);
                 memcpy(out + got, ptr, n);
                 got += n;
             }
@@ -585,7 +592,10 @@ static void check_roundtrip(MPI_Datatype type, int count)
         for (size_t off = 0; off < total; off += chunks[c]) {
             size_t n = total - off < chunks[c] ? total - off : chunks[c];
 
-            ck_assert_uint_eq(comm_datatype_unpack(dt, base2, count, off, ref + off, n), n);
+            size_t got = comm_datatype_unpack(dt, base2, count, off, ref + off, n);
+
+            COMM_CHECK(got == n, "unpack in chunks of %zu: %zu bytes at %zu, not %zu", chunks[c],
+                       got, off, n);
         }
         ck_assert(memcmp(mem2, mem3, (size_t)span + 64) == 0);
     }
@@ -597,11 +607,12 @@ static void check_roundtrip(MPI_Datatype type, int count)
         int rc = comm_datatype_count_elements(dt, bytes, &n);
 
         if (want < 0) {
-            ck_assert_int_eq(rc, COMM_ERR_BAD_PARAM);
-            ck_assert_int_eq(n, -7);
+            COMM_CHECK(rc == COMM_ERR_BAD_PARAM && n == -7,
+                       "%zu bytes are no whole element: status %d, count %lld", bytes, rc,
+                       (long long)n);
         } else {
-            ck_assert_int_eq(rc, COMM_OK);
-            ck_assert_int_eq(n, want);
+            COMM_CHECK(rc == COMM_OK && n == want, "%zu bytes: status %d, %lld elements, not %lld",
+                       bytes, rc, (long long)n, want);
         }
     }
 
@@ -734,11 +745,10 @@ START_TEST(stream_copy_writes_exactly_the_bytes_of_memcpy)
                 comm_copy_stream(dst + doff, src + soff, len);
                 ck_assert_msg(memcmp(dst + doff, src + soff, len) == 0,
                               "length %zu, offsets %zu/%zu: wrong bytes", len, soff, doff);
-                for (size_t k = 0; k < doff; k++) {
-                    ck_assert_uint_eq(dst[k], 0xee);
-                }
-                for (size_t k = doff + len; k < ROOM; k++) {
-                    ck_assert_uint_eq(dst[k], 0xee);
+                for (size_t k = 0; k < ROOM; k++) {
+                    COMM_CHECK((k >= doff && k < doff + len) || dst[k] == 0xee,
+                               "length %zu, offsets %zu/%zu: byte %zu written", len, soff, doff,
+                               k);
                 }
             }
         }
@@ -1766,9 +1776,8 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("datatype");
-    TCase *tc = tcase_create("datatype");
+    TCase *tc = comm_test_case("datatype");
 
-    tcase_set_timeout(tc, 10);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, predefined_types_have_c_sizes_names_and_one_element);
     tcase_add_test(tc, pair_types_follow_c_struct_layout);

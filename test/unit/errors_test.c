@@ -93,9 +93,8 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("errors");
-    TCase *tc = tcase_create("errors");
+    TCase *tc = comm_test_case("errors");
 
-    tcase_set_timeout(tc, 10);
     tcase_add_test(tc, every_status_has_its_own_text);
     tcase_add_test(tc, every_class_has_a_string);
     tcase_add_test(tc, status_codes_map_to_classes_and_keep_their_text);

@@ -554,10 +554,9 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("group");
-    TCase *engine = tcase_create("engine");
-    TCase *api = tcase_create("api");
+    TCase *engine = comm_test_case("engine");
+    TCase *api = comm_test_case("api");
 
-    tcase_set_timeout(engine, 20);
     tcase_add_test(engine, create_copies_the_ranks_and_finds_this_process);
     tcase_add_test(engine, create_refuses_bad_sizes_and_repeated_or_negative_world_ranks);
     tcase_add_test(engine, empty_results_are_the_static_empty_group);
@@ -571,7 +570,6 @@ int main(void)
     tcase_add_test(engine, incl_reorders_and_excl_keeps_the_order_and_both_refuse_bad_ranks);
     suite_add_tcase(s, engine);
 
-    tcase_set_timeout(api, 10);
     tcase_add_checked_fixture(api, setup, teardown);
     tcase_add_test(api, api_size_and_rank_report_membership);
     tcase_add_test(api, api_invalid_groups_and_null_outputs_are_refused);

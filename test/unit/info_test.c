@@ -332,10 +332,9 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("info");
-    TCase *engine = tcase_create("engine");
-    TCase *api = tcase_create("api");
+    TCase *engine = comm_test_case("engine");
+    TCase *api = comm_test_case("api");
 
-    tcase_set_timeout(engine, 10);
     tcase_add_test(engine, keys_keep_the_order_they_were_first_set_in);
     tcase_add_test(engine, setting_a_key_again_replaces_its_value_in_place);
     tcase_add_test(engine, delete_closes_the_gap_and_reports_missing_keys);
@@ -344,7 +343,6 @@ int main(void)
     tcase_add_test(engine, handles_map_to_objects_and_back);
     suite_add_tcase(s, engine);
 
-    tcase_set_timeout(api, 10);
     tcase_add_checked_fixture(api, setup, teardown);
     tcase_add_test(api, api_set_get_and_walk_the_keys);
     tcase_add_test(api, api_get_truncates_to_valuelen_and_terminates);

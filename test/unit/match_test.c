@@ -98,9 +98,8 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("match");
-    TCase *tc = tcase_create("match");
+    TCase *tc = comm_test_case("match");
 
-    tcase_set_timeout(tc, 10);
     tcase_add_test(tc, wildcards_accept_any_source_and_tag);
     tcase_add_test(tc, message_matches_oldest_accepting_receive);
     tcase_add_test(tc, receive_matches_oldest_accepted_message);

@@ -498,10 +498,10 @@ static void check_against_reference(size_t t, size_t o, size_t n, uint64_t seed)
     }
     ck_assert_int_eq(comm_op_reduce(op_of(op), in, io, (MPI_Count)n, dt), COMM_OK);
     for (size_t i = 0; i < n; i++) {
-        ck_assert_msg(ref_equal(rt->kind, ref, io, i), "%s on %s: element %zu differs",
-                      ref_op_names[o], rt->name, i);
-        ck_assert_msg(ref_equal(rt->kind, in_copy, in, i), "%s on %s: input %zu changed",
-                      ref_op_names[o], rt->name, i);
+        COMM_CHECK(ref_equal(rt->kind, ref, io, i), "%s on %s: element %zu differs",
+                   ref_op_names[o], rt->name, i);
+        COMM_CHECK(ref_equal(rt->kind, in_copy, in, i), "%s on %s: input %zu changed",
+                   ref_op_names[o], rt->name, i);
     }
     free(in);
     free(io);
@@ -1038,9 +1038,8 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("op");
-    TCase *tc = tcase_create("op");
+    TCase *tc = comm_test_case("op");
 
-    tcase_set_timeout(tc, 30);
     tcase_add_test(tc, predefined_ops_accept_exactly_the_types_of_their_groups);
     tcase_add_test(tc, every_predefined_op_matches_the_reference_on_every_type_it_accepts);
     tcase_add_test(tc, integer_sums_and_products_wrap_like_c);
@@ -1053,8 +1052,7 @@ int main(void)
     tcase_add_test(tc, handles_references_and_free);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("api");
-    tcase_set_timeout(tc, 30);
+    tc = comm_test_case("api");
     tcase_add_checked_fixture(tc, api_setup, api_teardown);
     tcase_add_test(tc, reduce_local_refuses_bad_arguments_with_their_class);
     tcase_add_test(tc, op_create_commutative_and_free_round_trip);

@@ -115,9 +115,8 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("run_evlog");
-    TCase *tc = tcase_create("libevent");
+    TCase *tc = comm_test_case("libevent");
 
-    tcase_set_timeout(tc, 10);
     tcase_add_test(tc, warning_is_an_info_line);
     tcase_add_test(tc, warning_is_hidden_by_default);
     tcase_add_test(tc, error_is_a_warning);

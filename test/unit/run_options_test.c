@@ -186,9 +186,8 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("run_options");
-    TCase *tc = tcase_create("parse");
+    TCase *tc = comm_test_case("parse");
 
-    tcase_set_timeout(tc, 10);
     tcase_add_test(tc, np_and_program_with_its_arguments);
     tcase_add_test(tc, np_spellings);
     tcase_add_test(tc, np_zero_and_garbage_are_refused);
