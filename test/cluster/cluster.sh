@@ -324,7 +324,8 @@ cluster_rawtcp() {
     ip netns exec "$to" "$CLUSTER_RAWTCP" -s -a "$to_addr" -p 0 -T 20 >"$out" 2>&1 &
     pid=$!
     port=""
-    for tries in $(seq 100); do
+    # Up to 30 s for the server to listen (a few ms on an idle machine).
+    for tries in $(seq 600); do
         port=$(sed -n 's/^# rawtcp server listening on .* port \([0-9]*\)$/\1/p' "$out")
         [[ -n $port ]] && break
         kill -0 "$pid" 2>/dev/null || break

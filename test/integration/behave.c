@@ -238,8 +238,8 @@ int main(int argc, char **argv)
         sleep((unsigned)arg_int(argc, argv, 2));
     } else if (strcmp(action, "ignoreterm") == 0) {
         signal(SIGTERM, SIG_IGN);
+        MPI_Barrier(MPI_COMM_WORLD); /* every rank ignores SIGTERM before one exits */
         if (rank == arg_int(argc, argv, 2)) {
-            usleep(200000); /* let the others install their handler */
             exit(3);
         }
         wait_to_be_stopped();
@@ -252,8 +252,8 @@ int main(int argc, char **argv)
             }
             _exit(0);
         }
+        MPI_Barrier(MPI_COMM_WORLD); /* every rank has its child before one exits */
         if (rank == arg_int(argc, argv, 2)) {
-            usleep(200000);
             exit(4);
         }
         wait_to_be_stopped();
@@ -355,8 +355,8 @@ int main(int argc, char **argv)
         close(fd);
         printf("created %d\n", rank);
         fflush(stdout);
+        MPI_Barrier(MPI_COMM_WORLD); /* every rank has made its file before rank 0 dies */
         if (rank == 0) {
-            usleep(200000);
             raise(SIGKILL);
         }
         wait_to_be_stopped();

@@ -6,7 +6,8 @@ sig=${1:-INT}
 out=$(mktemp "${TMPDIR:-/tmp}/sigint.XXXXXX")
 comm-run -np 4 behave sleep 60 >"$out" 2>&1 &
 pid=$!
-for _ in $(seq 200); do
+# Up to 60 s for the ranks to start (well under 1 s on an idle machine).
+for _ in $(seq 1200); do
     [[ $(grep -c '^ready' "$out") == 4 ]] && break
     sleep 0.05
 done
