@@ -8,12 +8,14 @@
 #                           integration, layering, exports, manual pages), make check-launchers
 #                           (Slurm's srun and Open MPI's mpirun, as root), make installcheck,
 #                           make distcheck and, as root, make check-cluster (the tests across a
-#                           simulated cluster); ends with one "tests: N passed, N failed" line
+#                           simulated cluster); prints a line per test as it ends (name, PASS
+#                           or FAIL, seconds), then the five slowest, the time of each step and
+#                           one "tests: N passed, N failed" line
 set -eu
 mode=${1:-demo}
 case $mode in
 demo | test) ;;
--h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) echo "quickstart.sh: unknown mode '$mode' (expected nothing or 'test')" >&2; exit 2 ;;
 esac
 top=$(cd "$(dirname "$0")" && pwd)
@@ -26,9 +28,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 packages="gcc make autoconf automake libtool pkg-config libfabric-dev libpmix-dev libhwloc-dev
     libevent-dev check groff-base iproute2"
 # For the test suite only: the launchers that make check-launchers runs comm under (Slurm with
-# munge, Open MPI's mpirun) and ip for its network namespace; without their recommends, which
-# are dozens of Slurm plugins the test does not use.
-launcher_packages="slurmctld slurmd slurm-client munge openmpi-bin iproute2"
+# munge, Open MPI's mpirun) and ip for its network namespace, and gnuplot for the check of
+# examples/bench/compare --plot in make installcheck; without their recommends, which are
+# dozens of Slurm plugins the test does not use.
+launcher_packages="slurmctld slurmd slurm-client munge openmpi-bin iproute2 gnuplot-nox"
 missing_from() {
     local p
     for p in "$@"; do
@@ -83,33 +86,48 @@ if [[ $mode == demo ]]; then
     exit 0
 fi
 
-echo "== make check"
+# Each step's result lines as they come (name, PASS or FAIL, seconds), its output in a file;
+# results.out collects every result line for the slowest tests at the end, steps.out how long
+# each step took.
+set -o pipefail
+: >results.out
+: >steps.out
+results='^(PASS|FAIL|ERROR|XPASS|XFAIL|SKIP): '
+step_started=$SECONDS
+step_done() {
+    echo "$1 $((SECONDS - step_started))" >>steps.out
+    step_started=$SECONDS
+}
+echo "== make check (unit tests, integration runs under comm-run, checks of the build)"
 status=0
-make -j"$jobs" check >check.out 2>&1 || status=1
-grep -E '^(PASS|FAIL|ERROR|XPASS|XFAIL|SKIP):' check.out || true
+make -j"$jobs" check 2>&1 | tee check.out | grep --line-buffered -E "$results" |
+    tee -a results.out || status=1
 if [[ $status != 0 ]]; then
-    cat test-suite.log || cat check.out
+    cat test-suite.log || tail -60 check.out
 fi
+step_done "make check"
 echo "== make check-launchers (srun --mpi=pmix and mpirun.openmpi; needs root)"
-make check-launchers >launchers.out 2>&1 && grep '^run-slurm-test: ' launchers.out ||
-    { cat launchers.out; status=1; }
+make check-launchers 2>&1 | tee launchers.out | grep --line-buffered '^run-slurm-test: ' |
+    sed -u -E 's/^run-slurm-test: ([a-z_-]+): ok (.*)$/PASS: launchers\/\1 \2/' |
+    tee -a results.out || { cat launchers.out; status=1; }
+step_done "make check-launchers"
 echo "== make installcheck"
 make installcheck >installcheck.out 2>&1 && grep '^installcheck:' installcheck.out ||
     { cat installcheck.out; status=1; }
-echo "== make distcheck"
-make distcheck >distcheck.out 2>&1 && grep -E 'archives ready|\.tar\.gz$' distcheck.out ||
-    { tail -60 distcheck.out; status=1; }
+step_done "make installcheck"
+echo "== make distcheck (the tarball builds, installs and passes the unit and integration tests)"
+make distcheck 2>&1 | tee distcheck.out | grep --line-buffered -E "$results" |
+    sed -u -E 's/^([A-Z]+): /\1: distcheck\//' | tee -a results.out &&
+    grep -E 'archives ready|\.tar\.gz$' distcheck.out || { tail -60 distcheck.out; status=1; }
+step_done "make distcheck"
 # The cluster tests need root (network namespaces); CI runs as root.
 cluster=no
 if [[ $(id -u) == 0 ]]; then
     cluster=yes
-    echo "== make check-cluster"
-    if make check-cluster >check-cluster.out 2>&1; then
-        grep -E '^(PASS|FAIL)' check-cluster.out || true
-    else
-        cat check-cluster.out
-        status=1
-    fi
+    echo "== make check-cluster (comm-run across network namespaces)"
+    make check-cluster 2>&1 | tee check-cluster.out | grep --line-buffered -E "$results" |
+        tee -a results.out || { cat check-cluster.out; status=1; }
+    step_done "make check-cluster"
 else
     echo "== make check-cluster: not run, it needs root (sudo make -C _build check-cluster)"
 fi
@@ -128,14 +146,17 @@ for log in test/unit/*_test.log; do
     passed=$((passed + n - f - e))
     failed=$((failed + f + e))
 done
-line=$(grep -E '^integration: [0-9]+ passed, [0-9]+ failed$' test/integration/run-tests.log 2>/dev/null || true)
-if [[ -n $line ]]; then
-    read -r p f <<<"$(sed -E 's/integration: ([0-9]+) passed, ([0-9]+) failed/\1 \2/' <<<"$line")"
-    passed=$((passed + p))
-    failed=$((failed + f))
-else
-    failed=$((failed + 1))
-fi
+for pass in default noshm; do
+    line=$(grep -E '^integration( \(noshm\))?: [0-9]+ passed, [0-9]+ failed$' \
+        "test/integration/$pass.log" 2>/dev/null || true)
+    if [[ -n $line ]]; then
+        read -r p f <<<"$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1 \2/' <<<"$line")"
+        passed=$((passed + p))
+        failed=$((failed + f))
+    else
+        failed=$((failed + 1))
+    fi
+done
 for trs in test/*.sh.trs; do
     [[ -f $trs ]] || continue
     if grep -q '^:test-result: PASS' "$trs"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
@@ -166,5 +187,10 @@ for step in installcheck distcheck; do
     fi
 done
 [[ $status == 0 && $failed == 0 ]] || status=1
+echo "== the slowest tests"
+sed -nE 's/^[A-Z]+: (.*) \(([0-9]+\.[0-9]) s\).*/\2 \1/p' results.out | sort -rn -k1,1 |
+    head -n 5 | awk '{ t = $1; $1 = ""; printf "%7s s %s\n", t, $0 }'
+echo "== time taken: $(awk '{ t = $NF; $NF = ""; printf "%s%s%d s", sep, $0, t; sep = ", " }' \
+    steps.out)"
 echo "tests: $passed passed, $failed failed"
 exit $status
