@@ -6,9 +6,9 @@
  * them, so unit tests drive the choice with made-up times.
  *
  * Why measured, not set: over the kernel's TCP the faster way depends on the path, on the
- * kernel's congestion control and on its state (the README gives the figures): under bbr one
- * large read was faster on loopback one day and slower the next, while between two hosts
- * 512 KiB pieces were twice as fast; under cubic one read won everywhere.
+ * kernel's congestion control and on its state (docs/performance.md gives the figures): under
+ * bbr one large read was faster on loopback one day and slower the next, while between two
+ * hosts 512 KiB pieces were twice as fast; under cubic one read won everywhere.
  *
  * Messages up to the piece size are read whole either way and take no part.  Larger ones fall
  * into classes by size (up to 2, 4, 8, 16 pieces, and more).  In each class the first two reads
