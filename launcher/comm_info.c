@@ -7,6 +7,10 @@
  *
  * --parsable prints one "section:name:field:value" line per fact (the value is everything after
  * the third colon), stable for scripts.
+ *
+ * --topo FILE [--hosts LIST] reads a topology file instead, says what is wrong with it
+ * (file:line) or draws its tree, and for LIST the groups a job on those hosts gets at each
+ * level.
  */
 #include "config.h"
 
@@ -15,20 +19,28 @@
 #include "launcher/comm_run.h"
 #include "pmix-glue/pmix_client.h"
 #include "runtime/api/api.h"
+#include "runtime/error.h"
 #include "runtime/log.h"
+#include "runtime/topo/topo.h"
 
 #include <event2/event.h>
 #include <hwloc.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char info_usage[] =
     "Usage: comm-info [--parsable] [--help] [--version]\n"
+    "       comm-info --topo FILE [--hosts LIST]\n"
     "Print comm's version, build, dependencies, settings, the libfabric providers and the\n"
-    "shape of this host.\n"
+    "shape of this host; or check a topology file and draw its tree.\n"
     "\n"
     "      --parsable   one 'section:name:field:value' line per fact, for scripts\n"
+    "      --topo FILE  check FILE (Slurm's topology.conf or comm's format, comm-topology(5))\n"
+    "                   and draw its levels, switches, fabrics and hosts; exit 1 if it is bad\n"
+    "      --hosts LIST with --topo: the groups a job on these hosts (a hostlist, h[0-3])\n"
+    "                   gets at each level, and the hosts the file does not list\n"
     "  -V, --version    print the version and exit\n"
     "  -h, --help       print this help and exit\n";
 
@@ -225,11 +237,115 @@ static void info_host(void)
     hwloc_topology_destroy(topo);
 }
 
+/* The groups a job on HOSTS gets at each level of T, and the hosts T does not list. */
+static int info_topo_hosts(const struct comm_topo *t, const char *hosts)
+{
+    struct comm_topo_names names;
+    char err[COMM_TOPO_ERROR_LEN];
+    char **missing, **members;
+    int *index;
+    size_t nmissing = 0, room;
+
+    if (comm_topo_hostlist(hosts, &names, err, sizeof(err)) != COMM_OK) {
+        comm_log_error("launcher", "--hosts: %s", err);
+        return 2;
+    }
+    room = names.n ? names.n : 1;
+    missing = malloc(room * sizeof(*missing));
+    members = malloc(room * sizeof(*members));
+    index = malloc(room * sizeof(*index));
+    if (missing == NULL || members == NULL || index == NULL) {
+        comm_log_error("launcher", "out of memory");
+        free(missing);
+        free(members);
+        free(index);
+        comm_topo_names_free(&names);
+        return 1;
+    }
+    for (size_t i = 0; i < names.n; i++) {
+        index[i] = comm_topo_host_find(t, names.v[i]);
+        if (index[i] < 0) {
+            missing[nmissing++] = names.v[i];
+        }
+    }
+    printf("job on %zu hosts:\n", names.n);
+    for (int level = 1; level < t->nlevels; level++) {
+        size_t ngroups = 0;
+
+        /* Each switch of this level that holds some of the job's hosts, in the file's order. */
+        for (size_t s = 0; s < t->nswitches; s++) {
+            size_t n = 0;
+            char *list;
+
+            if (t->switches[s].level != level) {
+                continue;
+            }
+            for (size_t i = 0; i < names.n; i++) {
+                if (index[i] >= 0 && comm_topo_ancestor(t, index[i], level) == (int)s) {
+                    members[n++] = names.v[i];
+                }
+            }
+            if (n == 0) {
+                continue;
+            }
+            list = comm_topo_hostlist_string(members, n);
+            printf("  %s %s: %s\n", t->level_names[level], t->switches[s].name,
+                   list ? list : "(out of memory)");
+            free(list);
+            ngroups++;
+        }
+        printf("  %s: %zu group%s\n", t->level_names[level], ngroups, ngroups == 1 ? "" : "s");
+    }
+    if (nmissing > 0) {
+        char *list = comm_topo_hostlist_string(missing, nmissing);
+
+        printf("not in %s: %s; fallback to default (hosts only) for the levels above the host\n",
+               t->path, list ? list : "(out of memory)");
+        free(list);
+    }
+    free(missing);
+    free(members);
+    free(index);
+    comm_topo_names_free(&names);
+    return 0;
+}
+
+/* comm-info --topo FILE [--hosts LIST]. */
+static int info_topo(const char *path, const char *hosts)
+{
+    struct comm_topo *t = NULL;
+    char err[COMM_TOPO_ERROR_LEN];
+    int rc = comm_topo_load(path, &t, err, sizeof(err));
+
+    if (rc != COMM_OK) {
+        comm_log_error("launcher", "%s", rc == COMM_ERR_NOMEM ? "out of memory" : err);
+        return 1;
+    }
+    comm_topo_draw(t, stdout);
+    rc = hosts ? info_topo_hosts(t, hosts) : 0;
+    comm_topo_free(t);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    const char *topo_file = NULL, *topo_hosts = NULL;
+
     comm_log_set_tool("comm-info");
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--parsable") == 0) {
+        if (strcmp(argv[i], "--topo") == 0 || strcmp(argv[i], "--hosts") == 0) {
+            if (i + 1 >= argc) {
+                comm_log_error("launcher", "option '%s' needs a value", argv[i]);
+                fputs("Try 'comm-info --help' for more information.\n", stderr);
+                return 2;
+            }
+            if (strcmp(argv[i], "--topo") == 0) {
+                topo_file = argv[i + 1];
+            } else {
+                topo_hosts = argv[i + 1];
+            }
+            i++;
+        } else if (strcmp(argv[i], "--parsable") == 0) {
             info_parsable = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(info_usage, stdout);
@@ -242,6 +358,13 @@ int main(int argc, char **argv)
             fputs("Try 'comm-info --help' for more information.\n", stderr);
             return 2;
         }
+    }
+    if (topo_hosts != NULL && topo_file == NULL) {
+        comm_log_error("launcher", "--hosts goes with --topo FILE");
+        return 2;
+    }
+    if (topo_file != NULL) {
+        return info_topo(topo_file, topo_hosts);
     }
     info_versions();
     info_settings();

@@ -2,8 +2,9 @@
 # check-layering.sh - reads the symbol tables of the built objects and fails when a layer calls
 # up, or when PMIx, libfabric, hwloc or libevent is used outside the folder that owns it.
 #
-# Layers, bottom to top: base (runtime/{abort,config,error,log}) < pmix-glue < btl
-#   < core (the rest of runtime/) < coll < api (runtime/api/) < launcher.
+# Layers, bottom to top: base (runtime/{abort,config,copy,error,log}) < pmix-glue
+#   < topo (runtime/topo/) < btl < core (the rest of runtime/) < coll < api (runtime/api/)
+#   < launcher.
 set -u
 builddir=${TEST_BUILDDIR:?}
 srcdir=${TEST_SRCDIR:?}
@@ -15,17 +16,18 @@ layer_of() {
     base=$(basename "$o" .o)
     base=${base#*-}   # per-target prefix "libfoo_la-"
     case $o in
-    ./runtime/api/*) echo 5 ;;
+    ./runtime/api/*) echo 6 ;;
+    ./runtime/topo/*) echo 2 ;;
     ./runtime/*)
         case $base in
-        abort | config | error | log) echo 0 ;;
-        *) echo 3 ;;
+        abort | config | copy | error | log) echo 0 ;;
+        *) echo 4 ;;
         esac
         ;;
     ./pmix-glue/*) echo 1 ;;
-    ./btl/*) echo 2 ;;
-    ./coll/*) echo 4 ;;
-    ./launcher/*) echo 6 ;;
+    ./btl/*) echo 3 ;;
+    ./coll/*) echo 5 ;;
+    ./launcher/*) echo 7 ;;
     *) echo -1 ;;
     esac
 }

@@ -39,7 +39,7 @@ for opt in $("$builddir/launcher/comm-run" --help | grep -oE -- '--[a-z][a-z-]+'
         { echo "man: comm-run(1) does not document $opt"; bad=1; }
 done
 
-for page in "$srcdir"/man/*.[17]; do
+for page in "$srcdir"/man/*.[157]; do
     w=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" 2>&1)
     [[ -z $w ]] || { echo "man: $(basename "$page") renders with warnings: $w"; bad=1; }
 done

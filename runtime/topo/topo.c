@@ -1,0 +1,752 @@
+/*
+ * topo.c - the cluster tree of topo.h: built from a file's statements, checked, asked about,
+ * written back and drawn.
+ *
+ * Layer: runtime/topo.  No logging here: faults go back to the caller as "file:line: what".
+ */
+#include "runtime/topo/topo.h"
+#include "runtime/topo/topo_build.h"
+
+#include "runtime/error.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names to indexes ------------------------------------------------------------------- */
+
+/* An open-addressing table from names to indexes; the names belong to someone else. */
+struct topo_index {
+    const char **keys;
+    int *values;
+    size_t cap;
+};
+
+static uint64_t topo_hash(const char *text, size_t len)
+{
+    uint64_t h = 1469598103934665603ULL;
+
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static int topo_index_init(struct topo_index *ix, size_t n)
+{
+    ix->cap = 16;
+    while (ix->cap < n * 2) {
+        ix->cap *= 2;
+    }
+    ix->keys = calloc(ix->cap, sizeof(*ix->keys));
+    ix->values = calloc(ix->cap, sizeof(*ix->values));
+    return ix->keys && ix->values ? COMM_OK : COMM_ERR_NOMEM;
+}
+
+static void topo_index_free(struct topo_index *ix)
+{
+    free(ix->keys);
+    free(ix->values);
+    memset(ix, 0, sizeof(*ix));
+}
+
+/* The slot of KEY: where it is, or the empty slot where it would go. */
+static size_t topo_index_slot(const struct topo_index *ix, const char *key)
+{
+    size_t i = topo_hash(key, strlen(key)) & (ix->cap - 1);
+
+    while (ix->keys[i] != NULL && strcmp(ix->keys[i], key) != 0) {
+        i = (i + 1) & (ix->cap - 1);
+    }
+    return i;
+}
+
+static int topo_index_get(const struct topo_index *ix, const char *key)
+{
+    size_t i = topo_index_slot(ix, key);
+
+    return ix->keys[i] ? ix->values[i] : -1;
+}
+
+/* Adds KEY; the table was sized for every key, so there is always room. */
+static void topo_index_put(struct topo_index *ix, const char *key, int value)
+{
+    size_t i = topo_index_slot(ix, key);
+
+    ix->keys[i] = key;
+    ix->values[i] = value;
+}
+
+/* ---- building ------------------------------------------------------------------------------ */
+
+static int topo_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static int topo_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(err, errlen, "%s:%d: ", path, line);
+
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < errlen) {
+        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    }
+    va_end(ap);
+    return COMM_ERR_BAD_PARAM;
+}
+
+static int topo_push_int(int **v, size_t *n, int value)
+{
+    int *grown = realloc(*v, (*n + 1) * sizeof(**v));
+
+    if (grown == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    *v = grown;
+    grown[(*n)++] = value;
+    return COMM_OK;
+}
+
+/* Expands the hostlist TEXT of the statement at LINE, naming KEY in an error. */
+static int topo_expand(const char *text, const char *key, const char *path, int line,
+                       struct comm_topo_names *names, char *err, size_t errlen)
+{
+    char herr[COMM_TOPO_ERROR_LEN];
+    int rc = comm_topo_hostlist(text, names, herr, sizeof(herr));
+
+    if (rc == COMM_ERR_BAD_PARAM) {
+        return topo_fail(err, errlen, path, line, "%s=: %s", key, herr);
+    }
+    return rc;
+}
+
+/* The level name SWITCH's name suggests: the name without its trailing digits and separators. */
+static size_t topo_stem(const char *name)
+{
+    size_t n = strlen(name);
+
+    while (n > 0 && (isdigit((unsigned char)name[n - 1]) || name[n - 1] == '-' ||
+                     name[n - 1] == '_' || name[n - 1] == '.')) {
+        n--;
+    }
+    return n;
+}
+
+/* Names each level: "host", then Level= where the file gives it, "rack", shared stems. */
+static int topo_name_levels(const char *path, struct comm_topo *t, char *err, size_t errlen)
+{
+    t->level_names = calloc((size_t)t->nlevels, sizeof(*t->level_names));
+    if (t->level_names == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    t->level_names[0] = strdup("host");
+    if (t->level_names[0] == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    for (int k = 1; k < t->nlevels; k++) {
+        const struct comm_topo_switch *given = NULL, *first = NULL;
+        bool same_stem = true;
+        char name[64];
+
+        for (size_t s = 0; s < t->nswitches; s++) {
+            const struct comm_topo_switch *sw = &t->switches[s];
+
+            if (sw->level != k) {
+                continue;
+            }
+            if (first == NULL) {
+                first = sw;
+            } else if (topo_stem(sw->name) != topo_stem(first->name) ||
+                       strncmp(sw->name, first->name, topo_stem(first->name)) != 0) {
+                same_stem = false;
+            }
+            if (sw->level_name == NULL) {
+                continue;
+            }
+            if (given != NULL && strcmp(given->level_name, sw->level_name) != 0) {
+                return topo_fail(err, errlen, path, sw->line,
+                                 "switch '%s' names its level '%s', switch '%s' (line %d) of the "
+                                 "same level '%s'",
+                                 sw->name, sw->level_name, given->name, given->line,
+                                 given->level_name);
+            }
+            given = sw;
+        }
+        if (given != NULL) {
+            snprintf(name, sizeof(name), "%s", given->level_name);
+        } else if (k == 1) {
+            snprintf(name, sizeof(name), "rack");
+        } else if (first != NULL && same_stem && topo_stem(first->name) >= 2 &&
+                   topo_stem(first->name) < sizeof(name)) {
+            snprintf(name, sizeof(name), "%.*s", (int)topo_stem(first->name), first->name);
+        } else if (k == t->nlevels - 1) {
+            snprintf(name, sizeof(name), "spine");
+        } else {
+            snprintf(name, sizeof(name), "level%d", k);
+        }
+        for (int j = 0; j < k; j++) {
+            if (strcmp(t->level_names[j], name) == 0) {
+                int line = given ? given->line : first ? first->line : 0;
+
+                if (given == NULL) {
+                    snprintf(name, sizeof(name), "level%d", k);
+                    break;
+                }
+                return topo_fail(err, errlen, path, line,
+                                 "level name '%s' is used by two levels (%d and %d)", name, j, k);
+            }
+        }
+        t->level_names[k] = strdup(name);
+        if (t->level_names[k] == NULL) {
+            return COMM_ERR_NOMEM;
+        }
+    }
+    return COMM_OK;
+}
+
+static int topo_compare_hosts(const void *a, const void *b, void *arg);
+
+/* Sorts host indexes by name (qsort has no argument: a small merge sort instead). */
+static void topo_sort_hosts(struct comm_topo *t, int *v, int *tmp, size_t n)
+{
+    size_t half = n / 2, i = 0, j = half, k = 0;
+
+    if (n < 2) {
+        return;
+    }
+    topo_sort_hosts(t, v, tmp, half);
+    topo_sort_hosts(t, v + half, tmp, n - half);
+    while (i < half && j < n) {
+        tmp[k++] = topo_compare_hosts(&v[i], &v[j], t) <= 0 ? v[i++] : v[j++];
+    }
+    while (i < half) {
+        tmp[k++] = v[i++];
+    }
+    while (j < n) {
+        tmp[k++] = v[j++];
+    }
+    memcpy(v, tmp, n * sizeof(*v));
+}
+
+static int topo_compare_hosts(const void *a, const void *b, void *arg)
+{
+    const struct comm_topo *t = arg;
+
+    return strcmp(t->hosts[*(const int *)a].name, t->hosts[*(const int *)b].name);
+}
+
+static int topo_digest(struct comm_topo *t)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int rc;
+
+    if (f == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    rc = comm_topo_write(t, f);
+    if (fclose(f) != 0 && rc == COMM_OK) {
+        rc = COMM_ERR_NOMEM;
+    }
+    if (rc == COMM_OK) {
+        t->digest = topo_hash(text, len);
+    }
+    free(text);
+    return rc;
+}
+
+/* Switches: names, then their children, parents and levels. */
+static int topo_build_switches(const char *path, const struct comm_topo_statements *sts,
+                               struct comm_topo *t, struct topo_index *six, char *err,
+                               size_t errlen)
+{
+    int rc = COMM_OK;
+
+    for (size_t i = 0; rc == COMM_OK && i < sts->n; i++) {
+        const struct comm_topo_statement *st = &sts->v[i];
+        struct comm_topo_switch *sw;
+        struct comm_topo_names one = {0};
+        int other;
+
+        if (st->kind != COMM_TOPO_STATEMENT_SWITCH) {
+            continue;
+        }
+        rc = topo_expand(st->name, "SwitchName", path, st->line, &one, err, errlen);
+        if (rc != COMM_OK) {
+            break;
+        }
+        if (one.n != 1 || strcmp(one.v[0], st->name) != 0) {
+            comm_topo_names_free(&one);
+            rc = topo_fail(err, errlen, path, st->line, "SwitchName=%s is not one name",
+                           st->name);
+            break;
+        }
+        comm_topo_names_free(&one);
+        other = topo_index_get(six, st->name);
+        if (other >= 0) {
+            rc = topo_fail(err, errlen, path, st->line, "switch '%s' is defined twice (first at "
+                           "line %d)", st->name, t->switches[other].line);
+            break;
+        }
+        sw = &t->switches[t->nswitches];
+        memset(sw, 0, sizeof(*sw));
+        sw->line = st->line;
+        sw->parent = -1;
+        sw->name = strdup(st->name);
+        sw->level_name = st->level ? strdup(st->level) : NULL;
+        sw->provider = st->provider ? strdup(st->provider) : NULL;
+        sw->nics = st->nics ? strdup(st->nics) : NULL;
+        sw->link_speed = st->link_speed ? strtol(st->link_speed, NULL, 10) : 0;
+        if (sw->name == NULL || (st->level && !sw->level_name) ||
+            (st->provider && !sw->provider) || (st->nics && !sw->nics)) {
+            rc = COMM_ERR_NOMEM;
+            break;
+        }
+        topo_index_put(six, sw->name, (int)t->nswitches);
+        t->nswitches++;
+    }
+    /* Children: every name a defined switch, and each switch under one parent only. */
+    for (size_t i = 0, s = 0; rc == COMM_OK && i < sts->n; i++) {
+        const struct comm_topo_statement *st = &sts->v[i];
+        struct comm_topo_names kids = {0};
+
+        if (st->kind != COMM_TOPO_STATEMENT_SWITCH) {
+            continue;
+        }
+        if (st->switches != NULL) {
+            rc = topo_expand(st->switches, "Switches", path, st->line, &kids, err, errlen);
+        }
+        for (size_t k = 0; rc == COMM_OK && k < kids.n; k++) {
+            int c = topo_index_get(six, kids.v[k]);
+
+            if (c < 0) {
+                rc = topo_fail(err, errlen, path, st->line,
+                               "switch '%s' lists switch '%s', which is never defined",
+                               t->switches[s].name, kids.v[k]);
+            } else if (c == (int)s) {
+                rc = topo_fail(err, errlen, path, st->line, "switch '%s' lists itself",
+                               t->switches[s].name);
+            } else if (t->switches[c].parent >= 0) {
+                int p = t->switches[c].parent;
+
+                rc = topo_fail(err, errlen, path, st->line,
+                               "switch '%s' is under two switches: '%s' (line %d) and '%s'",
+                               kids.v[k], t->switches[p].name, t->switches[p].line,
+                               t->switches[s].name);
+            } else {
+                t->switches[c].parent = (int)s;
+                rc = topo_push_int(&t->switches[s].children, &t->switches[s].nchildren, c);
+            }
+        }
+        comm_topo_names_free(&kids);
+        s++;
+    }
+    /* No cycle: from any switch, the way up ends within nswitches steps. */
+    for (size_t s = 0; rc == COMM_OK && s < t->nswitches; s++) {
+        int p = (int)s;
+
+        for (size_t step = 0; p >= 0 && step <= t->nswitches; step++) {
+            p = t->switches[p].parent;
+        }
+        if (p >= 0) {
+            rc = topo_fail(err, errlen, path, t->switches[s].line,
+                           "switch '%s' is its own ancestor (the switches form a cycle)",
+                           t->switches[s].name);
+        }
+    }
+    /* Levels: a leaf is 1, a parent one above its highest child. */
+    for (size_t s = 0; rc == COMM_OK && s < t->nswitches; s++) {
+        if (t->switches[s].level == 0) {
+            t->switches[s].level = 1;
+        }
+        for (int c = (int)s, p = t->switches[s].parent; p >= 0;
+             c = p, p = t->switches[p].parent) {
+            if (t->switches[p].level >= t->switches[c].level + 1) {
+                break;
+            }
+            t->switches[p].level = t->switches[c].level + 1;
+        }
+    }
+    return rc;
+}
+
+/* Hosts: under exactly one leaf switch each; NodeName= lines give their rails. */
+static int topo_build_hosts(const char *path, const struct comm_topo_statements *sts,
+                            struct comm_topo *t, struct topo_index *hix, size_t cap, char *err,
+                            size_t errlen)
+{
+    int rc = COMM_OK;
+
+    for (size_t i = 0, s = 0; rc == COMM_OK && i < sts->n; i++) {
+        const struct comm_topo_statement *st = &sts->v[i];
+        struct comm_topo_names names = {0};
+
+        if (st->kind != COMM_TOPO_STATEMENT_SWITCH) {
+            continue;
+        }
+        if (st->nodes != NULL) {
+            rc = topo_expand(st->nodes, "Nodes", path, st->line, &names, err, errlen);
+        }
+        for (size_t k = 0; rc == COMM_OK && k < names.n; k++) {
+            int h = topo_index_get(hix, names.v[k]);
+            struct comm_topo_host *host;
+
+            if (h >= 0) {
+                const struct comm_topo_host *o = &t->hosts[h];
+
+                rc = topo_fail(err, errlen, path, st->line,
+                               o->leaf == (int)s
+                                   ? "host '%s' is listed twice by switch '%s' (also line %d)"
+                                   : "host '%s' is under two leaf switches: '%s' (line %d) and "
+                                     "'%s'",
+                               names.v[k], t->switches[o->leaf].name, o->line,
+                               t->switches[s].name);
+                break;
+            }
+            if (t->nhosts == cap) {
+                rc = topo_fail(err, errlen, path, st->line, "more than %d hosts",
+                               COMM_TOPO_MAX_NAMES);
+                break;
+            }
+            host = &t->hosts[t->nhosts];
+            host->name = names.v[k];
+            names.v[k] = NULL;
+            host->leaf = (int)s;
+            host->line = st->line;
+            host->nics = NULL;
+            topo_index_put(hix, host->name, (int)t->nhosts);
+            rc = topo_push_int(&t->switches[s].hosts, &t->switches[s].nhosts, (int)t->nhosts);
+            t->nhosts++;
+        }
+        comm_topo_names_free(&names);
+        s++;
+    }
+    for (size_t i = 0; rc == COMM_OK && i < sts->n; i++) {
+        const struct comm_topo_statement *st = &sts->v[i];
+        struct comm_topo_names names = {0};
+
+        if (st->kind != COMM_TOPO_STATEMENT_NODE) {
+            continue;
+        }
+        rc = topo_expand(st->name, "NodeName", path, st->line, &names, err, errlen);
+        for (size_t k = 0; rc == COMM_OK && k < names.n; k++) {
+            int h = topo_index_get(hix, names.v[k]);
+
+            if (h < 0) {
+                rc = topo_fail(err, errlen, path, st->line,
+                               "host '%s' is under no switch (no Nodes= lists it)", names.v[k]);
+            } else if (t->hosts[h].nics != NULL) {
+                rc = topo_fail(err, errlen, path, st->line, "host '%s' is given Nics= twice",
+                               names.v[k]);
+            } else {
+                t->hosts[h].nics = strdup(st->nics);
+                rc = t->hosts[h].nics ? COMM_OK : COMM_ERR_NOMEM;
+            }
+        }
+        comm_topo_names_free(&names);
+    }
+    return rc;
+}
+
+/* How many switches the statements define. */
+static size_t topo_count_switches(const struct comm_topo_statements *sts)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < sts->n; i++) {
+        n += sts->v[i].kind == COMM_TOPO_STATEMENT_SWITCH;
+    }
+    return n;
+}
+
+int comm_topo_build(const char *path, const struct comm_topo_statements *sts,
+                    struct comm_topo **topo_out, char *err, size_t errlen)
+{
+    struct comm_topo *t = calloc(1, sizeof(*t));
+    struct topo_index six = {0}, hix = {0};
+    struct comm_topo_names all = {0};
+    size_t nswitches = topo_count_switches(sts), cap;
+    int rc;
+
+    if (t == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    t->format = COMM_TOPO_FORMAT_SLURM;
+    for (size_t i = 0; i < sts->n; i++) {
+        const struct comm_topo_statement *st = &sts->v[i];
+
+        if (st->kind == COMM_TOPO_STATEMENT_NODE || st->level || st->provider || st->nics) {
+            t->format = COMM_TOPO_FORMAT_COMM;
+        }
+    }
+    t->path = strdup(path);
+    t->switches = calloc(nswitches ? nswitches : 1, sizeof(*t->switches));
+    /* Hosts: as many as the Nodes= lists expand to, counted first. */
+    cap = 0;
+    rc = t->path && t->switches ? COMM_OK : COMM_ERR_NOMEM;
+    for (size_t i = 0; rc == COMM_OK && i < sts->n; i++) {
+        if (sts->v[i].kind == COMM_TOPO_STATEMENT_SWITCH && sts->v[i].nodes != NULL) {
+            rc = topo_expand(sts->v[i].nodes, "Nodes", path, sts->v[i].line, &all, err, errlen);
+            cap += all.n;
+            comm_topo_names_free(&all);
+            if (rc == COMM_OK && cap > COMM_TOPO_MAX_NAMES) {
+                rc = topo_fail(err, errlen, path, sts->v[i].line, "more than %d hosts",
+                               COMM_TOPO_MAX_NAMES);
+            }
+        }
+    }
+    if (rc == COMM_OK) {
+        t->hosts = calloc(cap ? cap : 1, sizeof(*t->hosts));
+        rc = t->hosts ? COMM_OK : COMM_ERR_NOMEM;
+    }
+    if (rc == COMM_OK) {
+        rc = topo_index_init(&six, nswitches);
+    }
+    if (rc == COMM_OK) {
+        rc = topo_index_init(&hix, cap);
+    }
+    if (rc == COMM_OK) {
+        rc = topo_build_switches(path, sts, t, &six, err, errlen);
+    }
+    if (rc == COMM_OK) {
+        rc = topo_build_hosts(path, sts, t, &hix, cap, err, errlen);
+    }
+    if (rc == COMM_OK) {
+        t->nlevels = 1;
+        for (size_t s = 0; s < t->nswitches; s++) {
+            if (t->switches[s].level + 1 > t->nlevels) {
+                t->nlevels = t->switches[s].level + 1;
+            }
+        }
+        rc = topo_name_levels(path, t, err, errlen);
+    }
+    if (rc == COMM_OK) {
+        int *tmp = malloc((t->nhosts ? t->nhosts : 1) * sizeof(*tmp));
+
+        t->host_order = malloc((t->nhosts ? t->nhosts : 1) * sizeof(*t->host_order));
+        rc = tmp && t->host_order ? COMM_OK : COMM_ERR_NOMEM;
+        for (size_t h = 0; rc == COMM_OK && h < t->nhosts; h++) {
+            t->host_order[h] = (int)h;
+        }
+        if (rc == COMM_OK) {
+            topo_sort_hosts(t, t->host_order, tmp, t->nhosts);
+        }
+        free(tmp);
+    }
+    if (rc == COMM_OK) {
+        rc = topo_digest(t);
+    }
+    topo_index_free(&six);
+    topo_index_free(&hix);
+    if (rc != COMM_OK) {
+        comm_topo_free(t);
+        return rc;
+    }
+    *topo_out = t;
+    return COMM_OK;
+}
+
+void comm_topo_free(struct comm_topo *t)
+{
+    if (t == NULL) {
+        return;
+    }
+    for (size_t s = 0; s < t->nswitches; s++) {
+        struct comm_topo_switch *sw = &t->switches[s];
+
+        free(sw->name);
+        free(sw->level_name);
+        free(sw->provider);
+        free(sw->nics);
+        free(sw->children);
+        free(sw->hosts);
+    }
+    for (size_t h = 0; h < t->nhosts; h++) {
+        free(t->hosts[h].name);
+        free(t->hosts[h].nics);
+    }
+    for (int k = 0; t->level_names != NULL && k < t->nlevels; k++) {
+        free(t->level_names[k]);
+    }
+    free(t->level_names);
+    free(t->host_order);
+    free(t->switches);
+    free(t->hosts);
+    free(t->path);
+    free(t);
+}
+
+/* ---- questions ----------------------------------------------------------------------------- */
+
+int comm_topo_host_find(const struct comm_topo *t, const char *name)
+{
+    size_t lo = 0, hi = t->nhosts;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(t->hosts[t->host_order[mid]].name, name);
+
+        if (c == 0) {
+            return t->host_order[mid];
+        }
+        if (c < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return -1;
+}
+
+int comm_topo_ancestor(const struct comm_topo *t, int host, int level)
+{
+    int s;
+
+    if (host < 0 || (size_t)host >= t->nhosts || level < 1) {
+        return -1;
+    }
+    s = t->hosts[host].leaf;
+    while (s >= 0 && t->switches[s].level < level) {
+        s = t->switches[s].parent;
+    }
+    return s >= 0 && t->switches[s].level == level ? s : -1;
+}
+
+/* ---- writing and drawing ------------------------------------------------------------------ */
+
+/* The names of switch S's children, or of its hosts, as a hostlist (caller frees). */
+static char *topo_members(const struct comm_topo *t, const struct comm_topo_switch *sw,
+                          bool hosts)
+{
+    size_t n = hosts ? sw->nhosts : sw->nchildren;
+    char **names = malloc((n ? n : 1) * sizeof(*names));
+    char *text;
+
+    if (names == NULL) {
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        names[i] = hosts ? t->hosts[sw->hosts[i]].name : t->switches[sw->children[i]].name;
+    }
+    text = comm_topo_hostlist_string(names, n);
+    free(names);
+    return text;
+}
+
+int comm_topo_write(const struct comm_topo *t, FILE *out)
+{
+    fprintf(out, "# comm topology (comm-topology(5)), %d levels:", t->nlevels);
+    for (int k = 0; k < t->nlevels; k++) {
+        fprintf(out, " %s", t->level_names[k]);
+    }
+    fputc('\n', out);
+    for (size_t s = 0; s < t->nswitches; s++) {
+        const struct comm_topo_switch *sw = &t->switches[s];
+        char *members = topo_members(t, sw, sw->nhosts > 0);
+
+        if (members == NULL) {
+            return COMM_ERR_NOMEM;
+        }
+        fprintf(out, "SwitchName=%s Level=%s", sw->name, t->level_names[sw->level]);
+        if (sw->link_speed > 0) {
+            fprintf(out, " LinkSpeed=%ld", sw->link_speed);
+        }
+        if (sw->provider != NULL) {
+            fprintf(out, " Provider=%s", sw->provider);
+        }
+        if (sw->nics != NULL) {
+            fprintf(out, " Nics=%s", sw->nics);
+        }
+        if (*members != '\0') {
+            fprintf(out, " %s=%s", sw->nhosts > 0 ? "Nodes" : "Switches", members);
+        }
+        fputc('\n', out);
+        free(members);
+    }
+    for (size_t h = 0; h < t->nhosts; h++) {
+        if (t->hosts[h].nics != NULL) {
+            fprintf(out, "NodeName=%s Nics=%s\n", t->hosts[h].name, t->hosts[h].nics);
+        }
+    }
+    return ferror(out) ? COMM_ERR_SYSTEM : COMM_OK;
+}
+
+static void topo_draw_switch(const struct comm_topo *t, int s, int depth, FILE *out)
+{
+    const struct comm_topo_switch *sw = &t->switches[s];
+
+    fprintf(out, "%*s%s %s", 2 * depth, "", t->level_names[sw->level], sw->name);
+    if (sw->link_speed > 0) {
+        fprintf(out, ", link speed %ld", sw->link_speed);
+    }
+    if (sw->provider != NULL) {
+        fprintf(out, ", fabric %s", sw->provider);
+    }
+    if (sw->nics != NULL) {
+        fprintf(out, " on %s", sw->nics);
+    }
+    if (sw->nhosts > 0) {
+        char *members = topo_members(t, sw, true);
+
+        fprintf(out, ": %zu host%s %s", sw->nhosts, sw->nhosts == 1 ? "" : "s",
+                members ? members : "(out of memory)");
+        free(members);
+    }
+    fputc('\n', out);
+    /* Rails, for runs of hosts that share them. */
+    for (size_t h = 0, end; h < sw->nhosts; h = end) {
+        const char *nics = t->hosts[sw->hosts[h]].nics;
+        char **names, *list;
+
+        for (end = h + 1; end < sw->nhosts; end++) {
+            const char *other = t->hosts[sw->hosts[end]].nics;
+
+            if ((nics == NULL) != (other == NULL) || (nics && strcmp(nics, other) != 0)) {
+                break;
+            }
+        }
+        if (nics == NULL) {
+            continue;
+        }
+        names = malloc((end - h) * sizeof(*names));
+        if (names == NULL) {
+            continue;
+        }
+        for (size_t i = h; i < end; i++) {
+            names[i - h] = t->hosts[sw->hosts[i]].name;
+        }
+        list = comm_topo_hostlist_string(names, end - h);
+        fprintf(out, "%*shost%s %s, rails %s\n", 2 * depth + 2, "", end - h == 1 ? "" : "s",
+                list ? list : "(out of memory)", nics);
+        free(list);
+        free(names);
+    }
+    for (size_t c = 0; c < sw->nchildren; c++) {
+        topo_draw_switch(t, sw->children[c], depth + 1, out);
+    }
+}
+
+void comm_topo_draw(const struct comm_topo *t, FILE *out)
+{
+    fprintf(out, "topology: %s (%s), %d levels: host", t->path,
+            t->format == COMM_TOPO_FORMAT_SLURM ? "slurm" : "comm", t->nlevels);
+    for (int k = 1; k < t->nlevels; k++) {
+        size_t n = 0;
+
+        for (size_t s = 0; s < t->nswitches; s++) {
+            n += t->switches[s].level == k;
+        }
+        fprintf(out, ", %s (%zu)", t->level_names[k], n);
+    }
+    fprintf(out, "; %zu hosts\n", t->nhosts);
+    for (size_t s = 0; s < t->nswitches; s++) {
+        if (t->switches[s].parent < 0) {
+            topo_draw_switch(t, (int)s, 0, out);
+        }
+    }
+}
