@@ -12,12 +12,14 @@
 #include "runtime/api/api.h"
 #include "runtime/error.h"
 #include "runtime/log.h"
+#include "runtime/topo/topo.h"
 
 #include <event2/event.h>
 #include <event2/thread.h>
 
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/prctl.h>
@@ -39,6 +41,8 @@ static const char run_usage[] =
     "      --map-by slot|node  fill each host's slots first (slot, the default), or place\n"
     "                         ranks on the hosts in turn (node)\n"
     "      --display-map      print which ranks run on which host\n"
+    "      --topo FILE        the cluster's topology file (Slurm's topology.conf or comm's\n"
+    "                         format, comm-topology(5)) for the job: COMM_TOPO_FILE\n"
     "      --launch-agent CMD  how to start comm-run on another host, run as\n"
     "                         CMD HOST PROGRAM ARGS... (default: ssh)\n"
     "      --bind-to core|none  bind each rank to a core, or not (default: core when the\n"
@@ -56,6 +60,39 @@ static const char run_usage[] =
     "timeout, 2 for a bad command line.  Settings: comm-info; manual: comm-run(1).\n";
 
 static int run_signals[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP};
+
+/*
+ * --topo FILE: checked here, so that a bad file stops the job before anything starts, then
+ * given to every rank (on other hosts too: comm-run passes its COMM_* settings on) as
+ * COMM_TOPO_FILE, by its absolute path.
+ */
+static int run_check_topo(const struct comm_run_options *opts, char *err, size_t len)
+{
+    struct comm_topo *t = NULL;
+    char path[PATH_MAX];
+    int rc;
+
+    if (opts->topo_file == NULL) {
+        return COMM_OK;
+    }
+    rc = comm_topo_load(opts->topo_file, &t, err, len);
+    if (rc == COMM_ERR_NOMEM) {
+        snprintf(err, len, "out of memory reading %s", opts->topo_file);
+    }
+    if (rc < 0) {
+        return rc;
+    }
+    comm_topo_free(t);
+    if (realpath(opts->topo_file, path) == NULL) {
+        snprintf(err, len, "--topo %s: %s", opts->topo_file, strerror(errno));
+        return COMM_ERR_BAD_PARAM;
+    }
+    if (setenv("COMM_TOPO_FILE", path, 1) != 0) {
+        snprintf(err, len, "--topo: cannot set COMM_TOPO_FILE: %s", strerror(errno));
+        return COMM_ERR_SYSTEM;
+    }
+    return COMM_OK;
+}
 
 /* ---- PMIx callbacks: PMIx's thread; record and wake the loop -------------------------- */
 
@@ -467,7 +504,8 @@ int main(int argc, char **argv)
                                      err, sizeof(err)) < 0 ||
             run_resolve_program(argv[opts.program_index], program, sizeof(program), err,
                                 sizeof(err)) < 0 ||
-            run_plan_hosts(&job, &opts, err, sizeof(err)) < 0) {
+            run_plan_hosts(&job, &opts, err, sizeof(err)) < 0 ||
+            run_check_topo(&opts, err, sizeof(err)) < 0) {
             run_usage_error(err);
             comm_run_hosts_free(&job.hosts);
             free(job.rank_host);

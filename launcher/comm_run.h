@@ -70,6 +70,7 @@ struct comm_run_options {
     enum comm_run_map map_by; /* --map-by */
     bool display_map;
     const char *launch_agent; /* --launch-agent, default "ssh" */
+    const char *topo_file;    /* --topo, or NULL */
     /* Internal: comm-run started on a remote host as the agent of host AGENT_HOST, connecting
      * back to AGENT_CONNECT ("ADDR[,ADDR...]:PORT"). */
     long agent_host; /* -1: not an agent */

@@ -191,6 +191,10 @@ int comm_run_options_parse(int argc, char **argv, struct comm_run_options *opts_
                          v);
                 goto out_free;
             }
+        } else if (options_match(a, "--topo", &iv)) {
+            if (options_value(argc, argv, &i, iv, "--topo", &o.topo_file, err_out, len) < 0) {
+                goto out_free;
+            }
         } else if (strcmp(a, "--display-map") == 0) {
             o.display_map = true;
         } else if (options_match(a, "--launch-agent", &iv)) {

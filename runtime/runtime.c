@@ -9,6 +9,7 @@
 #include "runtime/abort.h"
 #include "runtime/error.h"
 #include "runtime/communicator.h"
+#include "runtime/job_topo.h"
 #include "runtime/log.h"
 #include "runtime/p2p.h"
 
@@ -112,7 +113,16 @@ static int runtime_start_transports(void)
     if (rc < 0) {
         return rc;
     }
+    /* The topology's digest goes out with the addresses, in the versions' fence. */
+    rc = comm_job_topo_load(runtime_job.host, runtime_job.rank, local_rank);
+    if (rc < 0) {
+        return rc;
+    }
     rc = runtime_check_versions();
+    if (rc < 0) {
+        return rc;
+    }
+    rc = comm_job_topo_check(runtime_job.rank, runtime_job.host);
     if (rc < 0) {
         return rc;
     }
@@ -188,6 +198,7 @@ int comm_runtime_finalize(void)
     rc = comm_pmix_fence(false);
     comm_btl_close_all();
     comm_communicator_finalize_predefined();
+    comm_job_topo_finalize();
     free(runtime_local_peers);
     runtime_local_peers = NULL;
     if (rc == COMM_OK) {

@@ -10,6 +10,7 @@
 #include "btl/btl.h"
 #include "coll/coll.h"
 #include "runtime/api/api.h"
+#include "runtime/job_topo.h"
 #include "runtime/log.h"
 #include "runtime/p2p.h"
 
@@ -75,6 +76,7 @@ static const struct comm_setting_table tool_table = {
 const struct comm_setting_table *const comm_settings_tables[] = {
     &comm_log_settings,
     &comm_progress_settings,
+    &comm_topo_settings,
     &comm_btl_settings,
     &comm_btl_shm_settings,
     &comm_btl_ofi_settings,

@@ -124,6 +124,21 @@ START_TEST(flags_and_exports)
 }
 END_TEST
 
+START_TEST(topo_takes_a_file)
+{
+    ck_assert_int_eq(parse("--topo", "topo.conf", "a", NULL), COMM_OK);
+    ck_assert_str_eq(opts.topo_file, "topo.conf");
+    comm_run_options_free(&opts);
+    ck_assert_int_eq(parse("--topo=t.conf", "a", NULL), COMM_OK);
+    ck_assert_str_eq(opts.topo_file, "t.conf");
+    comm_run_options_free(&opts);
+    ck_assert_int_eq(parse("a", NULL), COMM_OK);
+    ck_assert_ptr_null(opts.topo_file);
+    comm_run_options_free(&opts);
+    ck_assert_int_eq(parse("--topo", NULL), COMM_ERR_BAD_PARAM);
+}
+END_TEST
+
 START_TEST(timeout_option_and_environment)
 {
     long t = -5;
@@ -196,6 +211,7 @@ int main(void)
     tcase_add_test(tc, bind_to_core_or_none_only);
     tcase_add_test(tc, flags_and_exports);
     tcase_add_test(tc, timeout_option_and_environment);
+    tcase_add_test(tc, topo_takes_a_file);
     tcase_add_test(tc, help_and_version_need_no_program);
     tcase_add_test(tc, double_dash_ends_options);
     tcase_add_test(tc, rank_lists_are_compressed);

@@ -1,0 +1,214 @@
+/*
+ * job_topo.c - the topology a job runs on (job_topo.h): the file each rank loads, the check
+ * that all loaded the same, and COMM_TOPO_DUMP_FILE.
+ *
+ * Layer: runtime core.
+ */
+#include "runtime/job_topo.h"
+
+#include "pmix-glue/pmix_client.h"
+#include "runtime/error.h"
+#include "runtime/log.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct comm_setting topo_settings[] = {
+    {.name = "COMM_TOPO_FILE",
+     .type = COMM_SETTING_STRING,
+     .default_value = "",
+     .help = "topology file (Slurm's topology.conf or comm's format, comm-topology(5)); none: "
+             "no topology; unset: under Slurm the topology.conf beside its configuration",
+     .audience = COMM_AUDIENCE_USER},
+    {.name = "COMM_TOPO_DUMP_FILE",
+     .type = COMM_SETTING_STRING,
+     .default_value = "",
+     .help = "file where rank 0 writes the tree the job uses, in comm's format",
+     .audience = COMM_AUDIENCE_USER},
+};
+
+const struct comm_setting_table comm_topo_settings = {
+    .component = "topo",
+    .count = sizeof(topo_settings) / sizeof(topo_settings[0]),
+    .settings = topo_settings,
+};
+
+static const char topo_key[] = "comm.topo";
+
+/* Guarded by: written at init and finalize only. */
+static struct comm_topo *job_topo;
+static char job_topo_view[COMM_TOPO_ERROR_LEN]; /* "DIGEST PATH" or "none", as published */
+
+/* Slurm's topology.conf for this job, in PATH (of LEN): false when there is none. */
+static bool job_topo_slurm_file(char *path, size_t len)
+{
+    const char *conf = comm_config_env("SLURM_CONF");
+    const char *slash;
+
+    if (comm_config_env("SLURM_JOB_ID") == NULL) {
+        return false;
+    }
+    if (conf != NULL && (slash = strrchr(conf, '/')) != NULL) {
+        snprintf(path, len, "%.*s/topology.conf", (int)(slash - conf), conf);
+    } else {
+        snprintf(path, len, "/etc/slurm/topology.conf");
+    }
+    return access(path, F_OK) == 0;
+}
+
+static void job_topo_log(const struct comm_topo *t)
+{
+    char levels[512];
+    size_t n = 0;
+
+    levels[0] = '\0';
+    for (int k = 0; k < t->nlevels && n < sizeof(levels); k++) {
+        size_t count = 0;
+
+        for (size_t s = 0; s < t->nswitches; s++) {
+            count += t->switches[s].level == k;
+        }
+        n += (size_t)snprintf(levels + n, sizeof(levels) - n, k == 0 ? "%s" : ", %s (%zu)",
+                              t->level_names[k], count);
+    }
+    comm_log_info("topo", "topology: %s (%s), %d levels: %s", t->path,
+                  t->format == COMM_TOPO_FORMAT_SLURM ? "slurm" : "comm", t->nlevels, levels);
+}
+
+int comm_job_topo_load(const char *host, long rank, long local_rank)
+{
+    const struct comm_setting *file_setting = &topo_settings[0];
+    char path[4096], err[COMM_TOPO_ERROR_LEN];
+    const char *value;
+    int rc;
+
+    rc = comm_config_get_string(file_setting, &value);
+    if (rc < 0) {
+        return rc;
+    }
+    snprintf(job_topo_view, sizeof(job_topo_view), "none");
+    if (strcmp(value, "none") == 0) {
+        if (rank == 0) {
+            comm_log_info("topo", "no topology (COMM_TOPO_FILE=none); fallback to default "
+                                  "(hosts only)");
+        }
+    } else if (*value == '\0' && !job_topo_slurm_file(path, sizeof(path))) {
+        if (rank == 0) {
+            comm_log_info("topo", "no topology file; fallback to default (hosts only)");
+        }
+    } else {
+        if (*value != '\0') {
+            snprintf(path, sizeof(path), "%s", value);
+        }
+        rc = comm_topo_load(path, &job_topo, err, sizeof(err));
+        if (rc < 0) {
+            comm_log_error("topo", "%s%s", rc == COMM_ERR_NOMEM ? "out of memory reading " : "",
+                           rc == COMM_ERR_NOMEM ? path : err);
+            return rc;
+        }
+        if (rank == 0) {
+            job_topo_log(job_topo);
+        }
+        if (local_rank == 0 && comm_topo_host_find(job_topo, host) < 0) {
+            comm_log_warn("topo", "host %s is not in %s: fallback to default (hosts only) for "
+                                  "the levels above the host",
+                          host, path);
+        }
+        snprintf(job_topo_view, sizeof(job_topo_view), "%016" PRIx64 " %.400s",
+                 job_topo->digest, path);
+    }
+    return comm_pmix_put(topo_key, job_topo_view, strlen(job_topo_view) + 1);
+}
+
+/* What VIEW ("DIGEST PATH" or "none") says a rank loaded, for a message. */
+static void job_topo_describe(const char *view, char *out, size_t len)
+{
+    const char *space = strchr(view, ' ');
+
+    if (space == NULL) {
+        snprintf(out, len, "no topology file");
+    } else {
+        snprintf(out, len, "%s (digest %.*s)", space + 1, (int)(space - view), view);
+    }
+}
+
+static int job_topo_dump(void)
+{
+    const char *path;
+    FILE *f;
+    int rc = comm_config_get_string(&topo_settings[1], &path);
+
+    if (rc < 0 || *path == '\0') {
+        return rc;
+    }
+    if (job_topo == NULL) {
+        comm_log_warn("topo", "COMM_TOPO_DUMP_FILE=%s: the job has no topology to write", path);
+        return COMM_OK;
+    }
+    f = fopen(path, "w");
+    if (f == NULL) {
+        comm_log_error("topo", "COMM_TOPO_DUMP_FILE=%s: cannot write it: %s", path,
+                       strerror(errno));
+        return COMM_ERR_BAD_PARAM;
+    }
+    rc = comm_topo_write(job_topo, f);
+    if (fclose(f) != 0 || rc < 0) {
+        comm_log_error("topo", "COMM_TOPO_DUMP_FILE=%s: cannot write it", path);
+        return COMM_ERR_BAD_PARAM;
+    }
+    comm_log_info("topo", "wrote the job's topology to %s", path);
+    return COMM_OK;
+}
+
+int comm_job_topo_check(long rank, const char *host)
+{
+    void *data = NULL;
+    size_t len = 0;
+    char mine[COMM_TOPO_ERROR_LEN + 32], theirs[COMM_TOPO_ERROR_LEN + 32];
+    char host0[COMM_PMIX_NAME_MAX] = "?";
+    int rc;
+
+    if (rank == 0) {
+        return job_topo_dump();
+    }
+    rc = comm_pmix_get(0, topo_key, &data, &len);
+    if (rc < 0) {
+        comm_log_error("topo", "rank 0 did not publish the topology it loaded");
+        return COMM_ERR_PMIX;
+    }
+    if (len == 0 || ((char *)data)[len - 1] != '\0') {
+        free(data);
+        comm_log_error("topo", "rank 0 published a malformed topology digest");
+        return COMM_ERR_PMIX;
+    }
+    /* The trees must agree, wherever each host keeps its file: compare the digests. */
+    if (strcspn(data, " ") == strcspn(job_topo_view, " ") &&
+        strncmp(data, job_topo_view, strcspn(job_topo_view, " ")) == 0) {
+        free(data);
+        return COMM_OK;
+    }
+    job_topo_describe(job_topo_view, mine, sizeof(mine));
+    job_topo_describe(data, theirs, sizeof(theirs));
+    free(data);
+    comm_pmix_peer_host(0, host0, sizeof(host0));
+    comm_log_error("topo",
+                   "hosts see different topologies: host %s (rank %ld) loaded %s, host %s "
+                   "(rank 0) loaded %s; every host must load the same tree",
+                   host, rank, mine, host0, theirs);
+    return COMM_ERR_BAD_PARAM;
+}
+
+const struct comm_topo *comm_job_topo(void)
+{
+    return job_topo;
+}
+
+void comm_job_topo_finalize(void)
+{
+    comm_topo_free(job_topo);
+    job_topo = NULL;
+}

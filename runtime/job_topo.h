@@ -1,0 +1,46 @@
+/*
+ * job_topo.h - the topology a job runs on: which file each rank loads at MPI_Init, the check
+ * that every host loaded the same tree, and the tree the rest of the runtime reads.
+ *
+ * Layer: runtime core.  Uses runtime/topo (the model) and pmix-glue (the exchange).
+ *
+ * Which file: COMM_TOPO_FILE names it; "none" turns topology off; unset (or empty), a job under
+ * Slurm (SLURM_JOB_ID in the environment) uses the topology.conf beside Slurm's configuration
+ * ($SLURM_CONF's folder, else /etc/slurm) when there is one, and any other job has none.
+ * Every outcome is logged: the file and its levels (info), no file (info, "fallback to
+ * default"), this host missing from the file (a warning, once per host).  A file that cannot be
+ * read or is malformed stops MPI_Init with its file:line error.
+ *
+ * One view per job: each rank publishes the digest of what it loaded with the addresses that
+ * MPI_Init exchanges anyway (no extra fence), and compares it with rank 0's: a difference is
+ * an error naming both hosts and what each loaded.
+ *
+ * Thread safety: load/check/finalize on the init thread; the tree is read-only in between.
+ */
+#ifndef COMM_JOB_TOPO_H
+#define COMM_JOB_TOPO_H
+
+#include "runtime/config_table.h"
+#include "runtime/topo/topo.h"
+
+#include <stdbool.h>
+
+/* COMM_TOPO_FILE, COMM_TOPO_DUMP_FILE. */
+extern const struct comm_setting_table comm_topo_settings;
+
+/*
+ * Chooses and loads this rank's file, logs the outcome and publishes its digest (before the
+ * fence of MPI_Init).  HOST is this rank's host as the job map names it; RANK and LOCAL_RANK
+ * say who logs what once.
+ */
+int comm_job_topo_load(const char *host, long rank, long local_rank);
+
+/* After the fence: every rank compares its digest with rank 0's. */
+int comm_job_topo_check(long rank, const char *host);
+
+/* The tree in use, or NULL when the job has none. */
+const struct comm_topo *comm_job_topo(void);
+
+void comm_job_topo_finalize(void);
+
+#endif
