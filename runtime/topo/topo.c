@@ -4,6 +4,8 @@
  *
  * Layer: runtime/topo.  No logging here: faults go back to the caller as "file:line: what".
  */
+#include "config.h"
+
 #include "runtime/topo/topo.h"
 #include "runtime/topo/topo_build.h"
 
@@ -22,6 +24,7 @@
 struct topo_index {
     const char **keys;
     int *values;
+    size_t n;
     size_t cap;
 };
 
@@ -38,6 +41,7 @@ static uint64_t topo_hash(const char *text, size_t len)
 
 static int topo_index_init(struct topo_index *ix, size_t n)
 {
+    ix->n = 0;
     ix->cap = 16;
     while (ix->cap < n * 2) {
         ix->cap *= 2;
@@ -72,21 +76,40 @@ static int topo_index_get(const struct topo_index *ix, const char *key)
     return ix->keys[i] ? ix->values[i] : -1;
 }
 
-/* Adds KEY; the table was sized for every key, so there is always room. */
-static void topo_index_put(struct topo_index *ix, const char *key, int value)
+/* Adds KEY (not there yet); the table doubles when half full. */
+static int topo_index_put(struct topo_index *ix, const char *key, int value)
 {
-    size_t i = topo_index_slot(ix, key);
+    size_t i;
 
+    if (2 * (ix->n + 1) > ix->cap) {
+        struct topo_index bigger;
+
+        if (topo_index_init(&bigger, ix->cap) != COMM_OK) {
+            topo_index_free(&bigger);
+            return COMM_ERR_NOMEM;
+        }
+        for (size_t k = 0; k < ix->cap; k++) {
+            if (ix->keys[k] != NULL) {
+                size_t j = topo_index_slot(&bigger, ix->keys[k]);
+
+                bigger.keys[j] = ix->keys[k];
+                bigger.values[j] = ix->values[k];
+            }
+        }
+        bigger.n = ix->n;
+        topo_index_free(ix);
+        *ix = bigger;
+    }
+    i = topo_index_slot(ix, key);
     ix->keys[i] = key;
     ix->values[i] = value;
+    ix->n++;
+    return COMM_OK;
 }
 
 /* ---- building ------------------------------------------------------------------------------ */
 
-static int topo_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static int topo_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+int comm_topo_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
 {
     va_list ap;
     int n = snprintf(err, errlen, "%s:%d: ", path, line);
@@ -119,7 +142,7 @@ static int topo_expand(const char *text, const char *key, const char *path, int 
     int rc = comm_topo_hostlist(text, names, herr, sizeof(herr));
 
     if (rc == COMM_ERR_BAD_PARAM) {
-        return topo_fail(err, errlen, path, line, "%s=: %s", key, herr);
+        return comm_topo_fail(err, errlen, path, line, "%s=: %s", key, herr);
     }
     return rc;
 }
@@ -168,11 +191,11 @@ static int topo_name_levels(const char *path, struct comm_topo *t, char *err, si
                 continue;
             }
             if (given != NULL && strcmp(given->level_name, sw->level_name) != 0) {
-                return topo_fail(err, errlen, path, sw->line,
-                                 "switch '%s' names its level '%s', switch '%s' (line %d) of the "
-                                 "same level '%s'",
-                                 sw->name, sw->level_name, given->name, given->line,
-                                 given->level_name);
+                return comm_topo_fail(
+                    err, errlen, path, sw->line,
+                    "switch '%s' names its level '%s', switch '%s' (line %d) of the "
+                    "same level '%s'",
+                    sw->name, sw->level_name, given->name, given->line, given->level_name);
             }
             given = sw;
         }
@@ -196,8 +219,9 @@ static int topo_name_levels(const char *path, struct comm_topo *t, char *err, si
                     snprintf(name, sizeof(name), "level%d", k);
                     break;
                 }
-                return topo_fail(err, errlen, path, line,
-                                 "level name '%s' is used by two levels (%d and %d)", name, j, k);
+                return comm_topo_fail(err, errlen, path, line,
+                                      "level name '%s' is used by two levels (%d and %d)", name, j,
+                                      k);
             }
         }
         t->level_names[k] = strdup(name);
@@ -208,30 +232,7 @@ static int topo_name_levels(const char *path, struct comm_topo *t, char *err, si
     return COMM_OK;
 }
 
-static int topo_compare_hosts(const void *a, const void *b, void *arg);
-
-/* Sorts host indexes by name (qsort has no argument: a small merge sort instead). */
-static void topo_sort_hosts(struct comm_topo *t, int *v, int *tmp, size_t n)
-{
-    size_t half = n / 2, i = 0, j = half, k = 0;
-
-    if (n < 2) {
-        return;
-    }
-    topo_sort_hosts(t, v, tmp, half);
-    topo_sort_hosts(t, v + half, tmp, n - half);
-    while (i < half && j < n) {
-        tmp[k++] = topo_compare_hosts(&v[i], &v[j], t) <= 0 ? v[i++] : v[j++];
-    }
-    while (i < half) {
-        tmp[k++] = v[i++];
-    }
-    while (j < n) {
-        tmp[k++] = v[j++];
-    }
-    memcpy(v, tmp, n * sizeof(*v));
-}
-
+/* Orders host indexes by the hosts' names (qsort_r, with the tree as its argument). */
 static int topo_compare_hosts(const void *a, const void *b, void *arg)
 {
     const struct comm_topo *t = arg;
@@ -282,15 +283,17 @@ static int topo_build_switches(const char *path, const struct comm_topo_statemen
         }
         if (one.n != 1 || strcmp(one.v[0], st->name) != 0) {
             comm_topo_names_free(&one);
-            rc = topo_fail(err, errlen, path, st->line, "SwitchName=%s is not one name",
-                           st->name);
+            rc = comm_topo_fail(err, errlen, path, st->line, "SwitchName=%s is not one name",
+                                st->name);
             break;
         }
         comm_topo_names_free(&one);
         other = topo_index_get(six, st->name);
         if (other >= 0) {
-            rc = topo_fail(err, errlen, path, st->line, "switch '%s' is defined twice (first at "
-                           "line %d)", st->name, t->switches[other].line);
+            rc = comm_topo_fail(err, errlen, path, st->line,
+                                "switch '%s' is defined twice (first at "
+                                "line %d)",
+                                st->name, t->switches[other].line);
             break;
         }
         sw = &t->switches[t->nswitches];
@@ -302,12 +305,12 @@ static int topo_build_switches(const char *path, const struct comm_topo_statemen
         sw->provider = st->provider ? strdup(st->provider) : NULL;
         sw->nics = st->nics ? strdup(st->nics) : NULL;
         sw->link_speed = st->link_speed ? strtol(st->link_speed, NULL, 10) : 0;
-        if (sw->name == NULL || (st->level && !sw->level_name) ||
-            (st->provider && !sw->provider) || (st->nics && !sw->nics)) {
+        if (sw->name == NULL || (st->level && !sw->level_name) || (st->provider && !sw->provider) ||
+            (st->nics && !sw->nics)) {
             rc = COMM_ERR_NOMEM;
             break;
         }
-        topo_index_put(six, sw->name, (int)t->nswitches);
+        rc = topo_index_put(six, sw->name, (int)t->nswitches);
         t->nswitches++;
     }
     /* Children: every name a defined switch, and each switch under one parent only. */
@@ -325,19 +328,19 @@ static int topo_build_switches(const char *path, const struct comm_topo_statemen
             int c = topo_index_get(six, kids.v[k]);
 
             if (c < 0) {
-                rc = topo_fail(err, errlen, path, st->line,
-                               "switch '%s' lists switch '%s', which is never defined",
-                               t->switches[s].name, kids.v[k]);
+                rc = comm_topo_fail(err, errlen, path, st->line,
+                                    "switch '%s' lists switch '%s', which is never defined",
+                                    t->switches[s].name, kids.v[k]);
             } else if (c == (int)s) {
-                rc = topo_fail(err, errlen, path, st->line, "switch '%s' lists itself",
-                               t->switches[s].name);
+                rc = comm_topo_fail(err, errlen, path, st->line, "switch '%s' lists itself",
+                                    t->switches[s].name);
             } else if (t->switches[c].parent >= 0) {
                 int p = t->switches[c].parent;
 
-                rc = topo_fail(err, errlen, path, st->line,
-                               "switch '%s' is under two switches: '%s' (line %d) and '%s'",
-                               kids.v[k], t->switches[p].name, t->switches[p].line,
-                               t->switches[s].name);
+                rc = comm_topo_fail(err, errlen, path, st->line,
+                                    "switch '%s' is under two switches: '%s' (line %d) and '%s'",
+                                    kids.v[k], t->switches[p].name, t->switches[p].line,
+                                    t->switches[s].name);
             } else {
                 t->switches[c].parent = (int)s;
                 rc = topo_push_int(&t->switches[s].children, &t->switches[s].nchildren, c);
@@ -354,9 +357,9 @@ static int topo_build_switches(const char *path, const struct comm_topo_statemen
             p = t->switches[p].parent;
         }
         if (p >= 0) {
-            rc = topo_fail(err, errlen, path, t->switches[s].line,
-                           "switch '%s' is its own ancestor (the switches form a cycle)",
-                           t->switches[s].name);
+            rc = comm_topo_fail(err, errlen, path, t->switches[s].line,
+                                "switch '%s' is its own ancestor (the switches form a cycle)",
+                                t->switches[s].name);
         }
     }
     /* Levels: a leaf is 1, a parent one above its highest child. */
@@ -364,8 +367,7 @@ static int topo_build_switches(const char *path, const struct comm_topo_statemen
         if (t->switches[s].level == 0) {
             t->switches[s].level = 1;
         }
-        for (int c = (int)s, p = t->switches[s].parent; p >= 0;
-             c = p, p = t->switches[p].parent) {
+        for (int c = (int)s, p = t->switches[s].parent; p >= 0; c = p, p = t->switches[p].parent) {
             if (t->switches[p].level >= t->switches[c].level + 1) {
                 break;
             }
@@ -377,9 +379,9 @@ static int topo_build_switches(const char *path, const struct comm_topo_statemen
 
 /* Hosts: under exactly one leaf switch each; NodeName= lines give their rails. */
 static int topo_build_hosts(const char *path, const struct comm_topo_statements *sts,
-                            struct comm_topo *t, struct topo_index *hix, size_t cap, char *err,
-                            size_t errlen)
+                            struct comm_topo *t, struct topo_index *hix, char *err, size_t errlen)
 {
+    size_t cap = 0;
     int rc = COMM_OK;
 
     for (size_t i = 0, s = 0; rc == COMM_OK && i < sts->n; i++) {
@@ -399,19 +401,29 @@ static int topo_build_hosts(const char *path, const struct comm_topo_statements 
             if (h >= 0) {
                 const struct comm_topo_host *o = &t->hosts[h];
 
-                rc = topo_fail(err, errlen, path, st->line,
-                               o->leaf == (int)s
-                                   ? "host '%s' is listed twice by switch '%s' (also line %d)"
-                                   : "host '%s' is under two leaf switches: '%s' (line %d) and "
-                                     "'%s'",
-                               names.v[k], t->switches[o->leaf].name, o->line,
-                               t->switches[s].name);
+                rc = comm_topo_fail(
+                    err, errlen, path, st->line,
+                    o->leaf == (int)s ? "host '%s' is listed twice by switch '%s' (also line %d)"
+                                      : "host '%s' is under two leaf switches: '%s' (line %d) and "
+                                        "'%s'",
+                    names.v[k], t->switches[o->leaf].name, o->line, t->switches[s].name);
+                break;
+            }
+            if (t->nhosts == COMM_TOPO_MAX_NAMES) {
+                rc = comm_topo_fail(err, errlen, path, st->line, "more than %d hosts",
+                                    COMM_TOPO_MAX_NAMES);
                 break;
             }
             if (t->nhosts == cap) {
-                rc = topo_fail(err, errlen, path, st->line, "more than %d hosts",
-                               COMM_TOPO_MAX_NAMES);
-                break;
+                size_t more = cap ? 2 * cap : 64;
+                struct comm_topo_host *grown = realloc(t->hosts, more * sizeof(*grown));
+
+                if (grown == NULL) {
+                    rc = COMM_ERR_NOMEM;
+                    break;
+                }
+                t->hosts = grown;
+                cap = more;
             }
             host = &t->hosts[t->nhosts];
             host->name = names.v[k];
@@ -419,9 +431,12 @@ static int topo_build_hosts(const char *path, const struct comm_topo_statements 
             host->leaf = (int)s;
             host->line = st->line;
             host->nics = NULL;
-            topo_index_put(hix, host->name, (int)t->nhosts);
-            rc = topo_push_int(&t->switches[s].hosts, &t->switches[s].nhosts, (int)t->nhosts);
             t->nhosts++;
+            rc = topo_index_put(hix, host->name, (int)t->nhosts - 1);
+            if (rc == COMM_OK) {
+                rc = topo_push_int(&t->switches[s].hosts, &t->switches[s].nhosts,
+                                   (int)t->nhosts - 1);
+            }
         }
         comm_topo_names_free(&names);
         s++;
@@ -438,11 +453,12 @@ static int topo_build_hosts(const char *path, const struct comm_topo_statements 
             int h = topo_index_get(hix, names.v[k]);
 
             if (h < 0) {
-                rc = topo_fail(err, errlen, path, st->line,
-                               "host '%s' is under no switch (no Nodes= lists it)", names.v[k]);
+                rc =
+                    comm_topo_fail(err, errlen, path, st->line,
+                                   "host '%s' is under no switch (no Nodes= lists it)", names.v[k]);
             } else if (t->hosts[h].nics != NULL) {
-                rc = topo_fail(err, errlen, path, st->line, "host '%s' is given Nics= twice",
-                               names.v[k]);
+                rc = comm_topo_fail(err, errlen, path, st->line, "host '%s' is given Nics= twice",
+                                    names.v[k]);
             } else {
                 t->hosts[h].nics = strdup(st->nics);
                 rc = t->hosts[h].nics ? COMM_OK : COMM_ERR_NOMEM;
@@ -469,8 +485,7 @@ int comm_topo_build(const char *path, const struct comm_topo_statements *sts,
 {
     struct comm_topo *t = calloc(1, sizeof(*t));
     struct topo_index six = {0}, hix = {0};
-    struct comm_topo_names all = {0};
-    size_t nswitches = topo_count_switches(sts), cap;
+    size_t nswitches = topo_count_switches(sts);
     int rc;
 
     if (t == NULL) {
@@ -486,35 +501,18 @@ int comm_topo_build(const char *path, const struct comm_topo_statements *sts,
     }
     t->path = strdup(path);
     t->switches = calloc(nswitches ? nswitches : 1, sizeof(*t->switches));
-    /* Hosts: as many as the Nodes= lists expand to, counted first. */
-    cap = 0;
     rc = t->path && t->switches ? COMM_OK : COMM_ERR_NOMEM;
-    for (size_t i = 0; rc == COMM_OK && i < sts->n; i++) {
-        if (sts->v[i].kind == COMM_TOPO_STATEMENT_SWITCH && sts->v[i].nodes != NULL) {
-            rc = topo_expand(sts->v[i].nodes, "Nodes", path, sts->v[i].line, &all, err, errlen);
-            cap += all.n;
-            comm_topo_names_free(&all);
-            if (rc == COMM_OK && cap > COMM_TOPO_MAX_NAMES) {
-                rc = topo_fail(err, errlen, path, sts->v[i].line, "more than %d hosts",
-                               COMM_TOPO_MAX_NAMES);
-            }
-        }
-    }
-    if (rc == COMM_OK) {
-        t->hosts = calloc(cap ? cap : 1, sizeof(*t->hosts));
-        rc = t->hosts ? COMM_OK : COMM_ERR_NOMEM;
-    }
     if (rc == COMM_OK) {
         rc = topo_index_init(&six, nswitches);
     }
     if (rc == COMM_OK) {
-        rc = topo_index_init(&hix, cap);
+        rc = topo_index_init(&hix, 0);
     }
     if (rc == COMM_OK) {
         rc = topo_build_switches(path, sts, t, &six, err, errlen);
     }
     if (rc == COMM_OK) {
-        rc = topo_build_hosts(path, sts, t, &hix, cap, err, errlen);
+        rc = topo_build_hosts(path, sts, t, &hix, err, errlen);
     }
     if (rc == COMM_OK) {
         t->nlevels = 1;
@@ -526,17 +524,14 @@ int comm_topo_build(const char *path, const struct comm_topo_statements *sts,
         rc = topo_name_levels(path, t, err, errlen);
     }
     if (rc == COMM_OK) {
-        int *tmp = malloc((t->nhosts ? t->nhosts : 1) * sizeof(*tmp));
-
         t->host_order = malloc((t->nhosts ? t->nhosts : 1) * sizeof(*t->host_order));
-        rc = tmp && t->host_order ? COMM_OK : COMM_ERR_NOMEM;
+        rc = t->host_order ? COMM_OK : COMM_ERR_NOMEM;
         for (size_t h = 0; rc == COMM_OK && h < t->nhosts; h++) {
             t->host_order[h] = (int)h;
         }
         if (rc == COMM_OK) {
-            topo_sort_hosts(t, t->host_order, tmp, t->nhosts);
+            qsort_r(t->host_order, t->nhosts, sizeof(*t->host_order), topo_compare_hosts, t);
         }
-        free(tmp);
     }
     if (rc == COMM_OK) {
         rc = topo_digest(t);
@@ -620,8 +615,7 @@ int comm_topo_ancestor(const struct comm_topo *t, int host, int level)
 /* ---- writing and drawing ------------------------------------------------------------------ */
 
 /* The names of switch S's children, or of its hosts, as a hostlist (caller frees). */
-static char *topo_members(const struct comm_topo *t, const struct comm_topo_switch *sw,
-                          bool hosts)
+static char *topo_members(const struct comm_topo *t, const struct comm_topo_switch *sw, bool hosts)
 {
     size_t n = hosts ? sw->nhosts : sw->nchildren;
     char **names = malloc((n ? n : 1) * sizeof(*names));

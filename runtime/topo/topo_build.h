@@ -35,6 +35,10 @@ struct comm_topo_statements {
 
 void comm_topo_statements_free(struct comm_topo_statements *sts);
 
+/* Writes "PATH:LINE: " and the message to err; returns COMM_ERR_BAD_PARAM. */
+int comm_topo_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 /*
  * Links the statements into a tree and checks it: every name defined once, every reference
  * defined, one leaf switch per host and one parent per switch, no cycle.  PATH names the file

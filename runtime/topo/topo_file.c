@@ -14,7 +14,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,25 +24,10 @@ enum { FILE_MAX_BYTES = 64 << 20 };
 
 /* comm's Provider= values: libfabric's providers (and their utility stacks) and comm's shm. */
 static const char *const file_providers[] = {
-    "shm", "tcp", "net", "verbs", "psm2", "psm3", "opx", "efa", "cxi", "usnic", "ucx", "sockets",
-    "udp", "tcp;ofi_rxm", "verbs;ofi_rxm", "udp;ofi_rxd", "verbs;ofi_rxd", "sm2", "lnx",
+    "shm",           "tcp",         "net",           "verbs", "psm2",    "psm3", "opx",
+    "efa",           "cxi",         "usnic",         "ucx",   "sockets", "udp",  "tcp;ofi_rxm",
+    "verbs;ofi_rxm", "udp;ofi_rxd", "verbs;ofi_rxd", "sm2",   "lnx",
 };
-
-static int file_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static int file_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
-{
-    va_list ap;
-    int n = snprintf(err, errlen, "%s:%d: ", path, line);
-
-    va_start(ap, fmt);
-    if (n >= 0 && (size_t)n < errlen) {
-        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-    }
-    va_end(ap);
-    return COMM_ERR_BAD_PARAM;
-}
 
 static bool file_provider_is_known(const char *name)
 {
@@ -97,10 +81,10 @@ static int file_set(char **slot, const char *key, const char *value, const char 
                     char *err, size_t errlen)
 {
     if (*slot != NULL) {
-        return file_fail(err, errlen, path, line, "%s= given twice", key);
+        return comm_topo_fail(err, errlen, path, line, "%s= given twice", key);
     }
     if (*value == '\0') {
-        return file_fail(err, errlen, path, line, "%s= has no value", key);
+        return comm_topo_fail(err, errlen, path, line, "%s= has no value", key);
     }
     *slot = strdup(value);
     return *slot ? COMM_OK : COMM_ERR_NOMEM;
@@ -142,7 +126,7 @@ static int file_statement(char *text, int line, const char *path, struct file_wa
         const char *key = tok, *value;
 
         if (eq == NULL) {
-            rc = file_fail(err, errlen, path, line, "'%s' is not KEY=VALUE", tok);
+            rc = comm_topo_fail(err, errlen, path, line, "'%s' is not KEY=VALUE", tok);
             break;
         }
         *eq = '\0';
@@ -169,26 +153,33 @@ static int file_statement(char *text, int line, const char *path, struct file_wa
 
             rc = file_set(&st.link_speed, key, value, path, line, err, errlen);
             if (rc == COMM_OK && !file_number(value, &v)) {
-                rc = file_fail(err, errlen, path, line,
-                               "LinkSpeed=%s is not a whole number of 0 or more", value);
+                rc = comm_topo_fail(err, errlen, path, line,
+                                    "LinkSpeed=%s is not a whole number of 0 or more", value);
             }
         } else if (strcasecmp(key, "Level") == 0 && st.kind == COMM_TOPO_STATEMENT_SWITCH) {
             rc = file_set(&st.level, key, value, path, line, err, errlen);
             for (const char *q = value; rc == COMM_OK && *q != '\0'; q++) {
                 if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-') {
-                    rc = file_fail(err, errlen, path, line,
-                                   "Level=%s: a level name holds letters, digits, '_' and '-'",
-                                   value);
+                    rc = comm_topo_fail(err, errlen, path, line,
+                                        "Level=%s: a level name holds letters, digits, '_' and '-'",
+                                        value);
                 }
             }
         } else if (strcasecmp(key, "Provider") == 0 && st.kind == COMM_TOPO_STATEMENT_SWITCH) {
             rc = file_set(&st.provider, key, value, path, line, err, errlen);
             if (rc == COMM_OK && !file_provider_is_known(value)) {
-                rc = file_fail(err, errlen, path, line,
-                               "Provider=%s is not a known provider (shm, tcp, net, verbs, psm2, "
-                               "psm3, opx, efa, cxi, usnic, ucx, sockets, udp, sm2, lnx, or "
-                               "tcp;ofi_rxm, verbs;ofi_rxm, udp;ofi_rxd, verbs;ofi_rxd)",
-                               value);
+                char known[256];
+                size_t n = 0;
+
+                /* The message lists the table itself, so the two never disagree. */
+                for (size_t i = 0;
+                     i < sizeof(file_providers) / sizeof(file_providers[0]) && n < sizeof(known);
+                     i++) {
+                    n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s", i ? ", " : "",
+                                          file_providers[i]);
+                }
+                rc = comm_topo_fail(err, errlen, path, line,
+                                    "Provider=%s is not a known provider (%s)", value, known);
             }
         } else if (strcasecmp(key, "Nics") == 0) {
             struct comm_topo_names nics;
@@ -199,7 +190,7 @@ static int file_statement(char *text, int line, const char *path, struct file_wa
 
                 rc = comm_topo_hostlist(value, &nics, herr, sizeof(herr));
                 if (rc == COMM_ERR_BAD_PARAM) {
-                    rc = file_fail(err, errlen, path, line, "Nics=: %s", herr);
+                    rc = comm_topo_fail(err, errlen, path, line, "Nics=: %s", herr);
                 } else if (rc == COMM_OK) {
                     comm_topo_names_free(&nics);
                 }
@@ -210,13 +201,14 @@ static int file_statement(char *text, int line, const char *path, struct file_wa
     }
     if (rc == COMM_OK && known_kind && !first) {
         if (st.kind == COMM_TOPO_STATEMENT_SWITCH && st.nodes != NULL && st.switches != NULL) {
-            rc = file_fail(err, errlen, path, line,
-                           "switch '%s' has both Nodes= and Switches= (a switch holds hosts or "
-                           "switches)",
-                           st.name);
+            rc =
+                comm_topo_fail(err, errlen, path, line,
+                               "switch '%s' has both Nodes= and Switches= (a switch holds hosts or "
+                               "switches)",
+                               st.name);
         } else if (st.kind == COMM_TOPO_STATEMENT_NODE && st.nics == NULL) {
-            rc = file_fail(err, errlen, path, line, "NodeName=%s says nothing (give Nics=)",
-                           st.name);
+            rc = comm_topo_fail(err, errlen, path, line, "NodeName=%s says nothing (give Nics=)",
+                                st.name);
         }
     }
     if (rc == COMM_OK && known_kind && !first) {
@@ -283,9 +275,9 @@ int comm_topo_parse(const char *path, const char *text, struct comm_topo **topo_
         p[n] = '\0';
         for (size_t k = 0; k < n; k++) {
             if (!isprint((unsigned char)p[k])) {
-                rc = file_fail(err, errlen, path, first_line,
-                               "a character that is not text (byte 0x%02x)",
-                               (unsigned char)p[k]);
+                rc = comm_topo_fail(err, errlen, path, first_line,
+                                    "a character that is not text (byte 0x%02x)",
+                                    (unsigned char)p[k]);
                 break;
             }
         }

@@ -19,6 +19,10 @@
 
 static char err[COMM_TOPO_ERROR_LEN];
 
+/* The good files of the corpus (test/topo/good-*.conf). */
+static const char *const good_files[] = {"good-slurm-two-tier.conf", "good-slurm-three-tier.conf",
+                                         "good-comm-rails.conf", "good-slurm-unbalanced.conf"};
+
 /* Expands TEXT and checks the names, given as one space-separated string. */
 static void expect_names(const char *text, const char *want)
 {
@@ -274,13 +278,11 @@ static char *written(const struct comm_topo *t)
 
 START_TEST(written_trees_read_back_the_same_and_digests_ignore_layout)
 {
-    static const char *const files[] = {"good-slurm-two-tier.conf", "good-slurm-three-tier.conf",
-                                        "good-comm-rails.conf", "good-slurm-unbalanced.conf"};
     struct comm_topo *a, *b, *c;
     char *text, *again;
 
-    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        a = parse_corpus(files[i]);
+    for (size_t i = 0; i < sizeof(good_files) / sizeof(good_files[0]); i++) {
+        a = parse_corpus(good_files[i]);
         text = written(a);
         ck_assert_msg(comm_topo_parse("written", text, &b, err, sizeof(err)) == COMM_OK, "%s",
                       err);
@@ -391,8 +393,6 @@ static uint64_t fuzz_next(uint64_t *s)
 
 START_TEST(mutated_files_are_read_or_refused_never_crashed)
 {
-    static const char *const files[] = {"good-slurm-two-tier.conf", "good-slurm-three-tier.conf",
-                                        "good-comm-rails.conf", "good-slurm-unbalanced.conf"};
     static const char alphabet[] = "[]-,=# \n\\0123456789sSnN";
     uint64_t seed = 0x9e3779b97f4a7c15ULL;
     int read_back = 0, refused = 0, quiet = open("/dev/null", O_WRONLY);
@@ -401,8 +401,8 @@ START_TEST(mutated_files_are_read_or_refused_never_crashed)
     ck_assert_int_ge(quiet, 0);
     ck_assert_int_ge(dup2(quiet, 2), 0);
 
-    for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
-        char *orig = corpus_read(files[f]);
+    for (size_t f = 0; f < sizeof(good_files) / sizeof(good_files[0]); f++) {
+        char *orig = corpus_read(good_files[f]);
         size_t olen = strlen(orig);
 
         for (int round = 0; round < 1500; round++) {
