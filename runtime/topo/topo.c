@@ -744,3 +744,54 @@ void comm_topo_draw(const struct comm_topo *t, FILE *out)
         }
     }
 }
+
+/* ---- groups at one level --------------------------------------------------------------- */
+
+void comm_topo_groups_free(struct comm_topo_groups *groups)
+{
+    free(groups->group);
+    free(groups->leader);
+    free(groups->size);
+    memset(groups, 0, sizeof(*groups));
+}
+
+int comm_topo_group(const long *keys, int n, long bound, struct comm_topo_groups *out)
+{
+    int *of_key;
+
+    memset(out, 0, sizeof(*out));
+    if (n < 0 || bound < 0) {
+        return COMM_ERR_BAD_PARAM;
+    }
+    for (int i = 0; i < n; i++) {
+        if (keys[i] < 0 || keys[i] >= bound) {
+            return COMM_ERR_BAD_PARAM;
+        }
+    }
+    of_key = malloc((size_t)(bound > 0 ? bound : 1) * sizeof(*of_key));
+    out->group = malloc((size_t)(n > 0 ? n : 1) * sizeof(*out->group));
+    out->leader = malloc((size_t)(n > 0 ? n : 1) * sizeof(*out->leader));
+    out->size = calloc((size_t)(n > 0 ? n : 1), sizeof(*out->size));
+    if (of_key == NULL || out->group == NULL || out->leader == NULL || out->size == NULL) {
+        free(of_key);
+        comm_topo_groups_free(out);
+        return COMM_ERR_NOMEM;
+    }
+    /* Only the keys present are touched, so the table needs no clearing of its own. */
+    for (int i = 0; i < n; i++) {
+        of_key[keys[i]] = -1;
+    }
+    for (int i = 0; i < n; i++) {
+        int g = of_key[keys[i]];
+
+        if (g < 0) {
+            g = out->ngroups++;
+            of_key[keys[i]] = g;
+            out->leader[g] = i;
+        }
+        out->group[i] = g;
+        out->size[g]++;
+    }
+    free(of_key);
+    return COMM_OK;
+}

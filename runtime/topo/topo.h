@@ -126,4 +126,23 @@ int comm_topo_write(const struct comm_topo *topo, FILE *out);
 /* The tree drawn as indented text: levels, switches with their link speeds and fabrics, hosts. */
 void comm_topo_draw(const struct comm_topo *topo, FILE *out);
 
+/*
+ * Ranks grouped at one level.  Members (a communicator's ranks, 0..n-1) with the same key
+ * share a group; groups are numbered in the order of their first member, and each group's
+ * leader is its first (lowest) member.
+ */
+struct comm_topo_groups {
+    int ngroups;
+    int *group;  /* per member: its group, 0..ngroups-1 */
+    int *leader; /* per group: its first member */
+    int *size;   /* per group: its members */
+};
+
+/*
+ * Groups N members by KEYS[i], each in 0..BOUND-1 (a key outside is COMM_ERR_BAD_PARAM).
+ * O(n) time, and a scratch table of BOUND entries.  comm_topo_groups_free releases OUT.
+ */
+int comm_topo_group(const long *keys, int n, long bound, struct comm_topo_groups *out);
+void comm_topo_groups_free(struct comm_topo_groups *groups);
+
 #endif

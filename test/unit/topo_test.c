@@ -6,6 +6,7 @@
  */
 #include "runtime/error.h"
 #include "runtime/topo/topo.h"
+#include "runtime/topo/topo_hw.h"
 
 #include "test/unit/unit.h"
 
@@ -460,6 +461,102 @@ START_TEST(mutated_files_are_read_or_refused_never_crashed)
 }
 END_TEST
 
+/* Members with one key share a group, numbered by first member, led by their first member. */
+START_TEST(groups_follow_keys_and_lead_with_their_first_member)
+{
+    const long keys[] = {3, 1, 3, 0, 1, 3};
+    const int group[] = {0, 1, 0, 2, 1, 0}, leader[] = {0, 1, 3}, size[] = {3, 2, 1};
+    const long bad[] = {0, 4};
+    struct comm_topo_groups g;
+
+    ck_assert_int_eq(comm_topo_group(keys, 6, 4, &g), COMM_OK);
+    ck_assert_int_eq(g.ngroups, 3);
+    ck_assert_mem_eq(g.group, group, sizeof(group));
+    ck_assert_mem_eq(g.leader, leader, sizeof(leader));
+    ck_assert_mem_eq(g.size, size, sizeof(size));
+    comm_topo_groups_free(&g);
+    ck_assert_int_eq(comm_topo_group(keys, 0, 4, &g), COMM_OK);
+    ck_assert_int_eq(g.ngroups, 0);
+    comm_topo_groups_free(&g);
+    ck_assert_int_eq(comm_topo_group(bad, 2, 4, &g), COMM_ERR_BAD_PARAM);
+    ck_assert_ptr_null(g.group);
+}
+END_TEST
+
+START_TEST(hwloc_levels_are_named_in_any_case_and_as_uris)
+{
+    ck_assert_int_eq(comm_topo_hw_find("Package"), COMM_TOPO_HW_PACKAGE);
+    ck_assert_int_eq(comm_topo_hw_find("numanode"), COMM_TOPO_HW_NUMANODE);
+    ck_assert_int_eq(comm_topo_hw_find("hwloc://L3Cache"), COMM_TOPO_HW_L3CACHE);
+    ck_assert_int_eq(comm_topo_hw_find("CORE"), COMM_TOPO_HW_CORE);
+    ck_assert_int_eq(comm_topo_hw_find("rack"), -1);
+    ck_assert_int_eq(comm_topo_hw_find("hwloc://"), -1);
+    ck_assert_int_eq(comm_topo_hw_find(NULL), -1);
+    ck_assert_str_eq(comm_topo_hw_name(COMM_TOPO_HW_NUMANODE), "NUMANode");
+}
+END_TEST
+
+/*
+ * A host described by HWLOC_XMLFILE (2 packages, 2 NUMA nodes each, one L3 per NUMA node, 2
+ * cores per L3, 2 PUs per core): local rank i sits on core i mod 8, as the launcher would bind it.
+ */
+START_TEST(xml_hosts_place_ranks_on_the_cores_a_launcher_would_bind)
+{
+    static const struct {
+        long local_rank;
+        int package, numa, l3, core, pu;
+    } want[] = {
+        {0, 0, 0, 0, 0, 0},  {1, 0, 0, 0, 1, 2}, {2, 0, 1, 1, 2, 4},   {5, 1, 2, 2, 5, 10},
+        {7, 1, 3, 3, 7, 14}, {9, 0, 0, 0, 1, 2}, {15, 1, 3, 3, 7, 14},
+    };
+    struct comm_topo_hw_place p;
+
+    ck_assert_int_eq(setenv("HWLOC_XMLFILE", TOPO_CORPUS "/hw/pack2-numa2-l3-core2-pu2.xml", 1),
+                     0);
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        ck_assert_int_eq(comm_topo_hw_place(want[i].local_rank, &p, err, sizeof(err)), COMM_OK);
+        ck_assert_msg(p.index[COMM_TOPO_HW_PACKAGE] == want[i].package &&
+                          p.index[COMM_TOPO_HW_NUMANODE] == want[i].numa &&
+                          p.index[COMM_TOPO_HW_L3CACHE] == want[i].l3 &&
+                          p.index[COMM_TOPO_HW_CORE] == want[i].core &&
+                          p.index[COMM_TOPO_HW_PU] == want[i].pu,
+                      "local rank %ld: package %d numa %d l3 %d core %d pu %d", want[i].local_rank,
+                      p.index[COMM_TOPO_HW_PACKAGE], p.index[COMM_TOPO_HW_NUMANODE],
+                      p.index[COMM_TOPO_HW_L3CACHE], p.index[COMM_TOPO_HW_CORE],
+                      p.index[COMM_TOPO_HW_PU]);
+        ck_assert(p.from_xml);
+        ck_assert(!p.bound);
+    }
+    ck_assert_int_eq(p.count[COMM_TOPO_HW_PACKAGE], 2);
+    ck_assert_int_eq(p.count[COMM_TOPO_HW_NUMANODE], 4);
+    ck_assert_int_eq(p.count[COMM_TOPO_HW_L3CACHE], 4);
+    ck_assert_int_eq(p.count[COMM_TOPO_HW_CORE], 8);
+    ck_assert_int_eq(p.count[COMM_TOPO_HW_PU], 16);
+    /* The file has no L2 or L1 caches: no instance holds the rank there. */
+    ck_assert_int_eq(p.count[COMM_TOPO_HW_L2CACHE], 0);
+    ck_assert_int_eq(p.index[COMM_TOPO_HW_L2CACHE], -1);
+
+    ck_assert_int_eq(setenv("HWLOC_XMLFILE", TOPO_CORPUS "/hw/core3.xml", 1), 0);
+    ck_assert_int_eq(comm_topo_hw_place(4, &p, err, sizeof(err)), COMM_OK);
+    ck_assert_int_eq(p.count[COMM_TOPO_HW_CORE], 3);
+    ck_assert_int_eq(p.index[COMM_TOPO_HW_CORE], 1);
+    ck_assert_int_eq(p.index[COMM_TOPO_HW_PACKAGE], -1);
+
+    ck_assert_int_eq(setenv("HWLOC_XMLFILE", TOPO_CORPUS "/hw/no-such-host.xml", 1), 0);
+    ck_assert_int_eq(comm_topo_hw_place(0, &p, err, sizeof(err)), COMM_ERR_SYSTEM);
+    ck_assert_msg(strstr(err, "no-such-host.xml") != NULL, "error: %s", err);
+    /* A file hwloc cannot parse is named too (hwloc alone would read this host instead). */
+    ck_assert_int_eq(setenv("HWLOC_XMLFILE", TOPO_CORPUS "/good-slurm-two-tier.conf", 1), 0);
+    ck_assert_int_eq(comm_topo_hw_place(0, &p, err, sizeof(err)), COMM_ERR_SYSTEM);
+    ck_assert_msg(strstr(err, "cannot parse HWLOC_XMLFILE") != NULL, "error: %s", err);
+    unsetenv("HWLOC_XMLFILE");
+    /* This host: every rank has a core. */
+    ck_assert_int_eq(comm_topo_hw_place(0, &p, err, sizeof(err)), COMM_OK);
+    ck_assert(!p.from_xml);
+    ck_assert_int_ge(p.index[COMM_TOPO_HW_CORE], 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("topo");
@@ -476,6 +573,9 @@ int main(void)
     tcase_add_test(tc, unknown_keys_are_warned_once_and_ignored);
     tcase_add_test(tc, ten_thousand_hosts_load_and_are_found);
     tcase_add_test(tc, mutated_files_are_read_or_refused_never_crashed);
+    tcase_add_test(tc, groups_follow_keys_and_lead_with_their_first_member);
+    tcase_add_test(tc, hwloc_levels_are_named_in_any_case_and_as_uris);
+    tcase_add_test(tc, xml_hosts_place_ranks_on_the_cores_a_launcher_would_bind);
     suite_add_tcase(s, tc);
     return comm_test_run(s);
 }
