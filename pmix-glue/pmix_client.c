@@ -301,3 +301,118 @@ const char *comm_pmix_version(void)
 {
     return PMIx_Get_version();
 }
+
+/* Every rank's host, one PMIx_Get a rank: for process managers that do not resolve nodes. */
+static int client_hosts_by_rank(long size, char ***hosts_out, size_t *nhosts_out,
+                                long *rank_host)
+{
+    char **hosts = NULL;
+    size_t nhosts = 0;
+
+    for (long r = 0; r < size; r++) {
+        char name[COMM_PMIX_NAME_MAX];
+        size_t h;
+
+        if (comm_pmix_peer_host(r, name, sizeof(name)) < 0) {
+            comm_log_error("pmix", "the process manager names no host for rank %ld", r);
+            comm_pmix_hosts_free(hosts, nhosts);
+            return COMM_ERR_PMIX;
+        }
+        for (h = 0; h < nhosts && strcmp(hosts[h], name) != 0; h++) {
+        }
+        if (h == nhosts) {
+            char **grown = realloc(hosts, (nhosts + 1) * sizeof(*hosts));
+
+            if (grown == NULL || (grown[nhosts] = strdup(name)) == NULL) {
+                comm_pmix_hosts_free(grown != NULL ? grown : hosts, nhosts);
+                return COMM_ERR_NOMEM;
+            }
+            hosts = grown;
+            nhosts++;
+        }
+        rank_host[r] = (long)h;
+    }
+    *hosts_out = hosts;
+    *nhosts_out = nhosts;
+    return COMM_OK;
+}
+
+void comm_pmix_hosts_free(char **hosts, size_t nhosts)
+{
+    for (size_t i = 0; hosts != NULL && i < nhosts; i++) {
+        free(hosts[i]);
+    }
+    free(hosts);
+}
+
+int comm_pmix_job_hosts(long size, char ***hosts_out, size_t *nhosts_out, long *rank_host)
+{
+    char *list = NULL, *save = NULL, **hosts = NULL;
+    size_t nhosts = 0;
+    long placed = 0;
+    int rc = COMM_OK;
+
+    for (long r = 0; r < size; r++) {
+        rank_host[r] = -1;
+    }
+    if (!client_connected) {
+        /* A singleton: itself, on this host. */
+        char name[COMM_PMIX_NAME_MAX] = "localhost";
+
+        gethostname(name, sizeof(name) - 1);
+        hosts = malloc(sizeof(*hosts));
+        if (hosts == NULL || (hosts[0] = strdup(name)) == NULL) {
+            free(hosts);
+            return COMM_ERR_NOMEM;
+        }
+        rank_host[0] = 0;
+        *hosts_out = hosts;
+        *nhosts_out = 1;
+        return COMM_OK;
+    }
+    /* The job's nodes, then the ranks on each: one call a host rather than one a rank. */
+    if (PMIx_Resolve_nodes(client_self.nspace, &list) != PMIX_SUCCESS || list == NULL) {
+        return client_hosts_by_rank(size, hosts_out, nhosts_out, rank_host);
+    }
+    for (char *node = strtok_r(list, ",", &save); node != NULL && rc == COMM_OK;
+         node = strtok_r(NULL, ",", &save)) {
+        pmix_proc_t *procs = NULL;
+        size_t nprocs = 0;
+        char **grown;
+
+        if (PMIx_Resolve_peers(node, client_self.nspace, &procs, &nprocs) != PMIX_SUCCESS) {
+            continue;
+        }
+        grown = realloc(hosts, (nhosts + 1) * sizeof(*hosts));
+        if (grown == NULL || (grown[nhosts] = strdup(node)) == NULL) {
+            hosts = grown != NULL ? grown : hosts;
+            rc = COMM_ERR_NOMEM;
+        } else {
+            hosts = grown;
+            for (size_t i = 0; i < nprocs; i++) {
+                long r = (long)procs[i].rank;
+
+                if (r >= 0 && r < size && rank_host[r] < 0) {
+                    rank_host[r] = (long)nhosts;
+                    placed++;
+                }
+            }
+            nhosts++;
+        }
+        if (procs != NULL) {
+            PMIX_PROC_FREE(procs, nprocs);
+        }
+    }
+    free(list);
+    if (rc == COMM_OK && placed == size) {
+        *hosts_out = hosts;
+        *nhosts_out = nhosts;
+        return COMM_OK;
+    }
+    comm_pmix_hosts_free(hosts, nhosts);
+    if (rc != COMM_OK) {
+        return rc;
+    }
+    /* Some rank on no node the process manager resolves: ask rank by rank. */
+    return client_hosts_by_rank(size, hosts_out, nhosts_out, rank_host);
+}

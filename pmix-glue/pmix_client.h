@@ -64,6 +64,14 @@ int comm_pmix_local_peers(long **ranks_out, size_t *n_out);
 /* Host name of RANK as the job map has it. */
 int comm_pmix_peer_host(long rank, char *host_out, size_t len);
 
+/*
+ * Every rank's host: *HOSTS_OUT (malloc'ed names, NHOSTS_OUT of them; comm_pmix_hosts_free)
+ * and RANK_HOST[r] (SIZE entries, the caller's), the index of rank r's host in it.  One call
+ * per host, not per rank, where the process manager resolves nodes.
+ */
+int comm_pmix_job_hosts(long size, char ***hosts_out, size_t *nhosts_out, long *rank_host);
+void comm_pmix_hosts_free(char **hosts, size_t nhosts);
+
 /* Asks the process manager to end the whole job, with STATUS and MESSAGE.  Returns when the
  * server has taken the request (or at once without a server); the caller then exits. */
 void comm_pmix_abort(int status, const char *message);

@@ -8,6 +8,7 @@
 #include "runtime/communicator.h"
 
 #include "runtime/error.h"
+#include "runtime/job_topo.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -38,8 +39,62 @@ static long communicator_world_size;
 /* Messages for contexts not made here yet, in arrival order. */
 static struct comm_match_queues communicator_parked;
 
+static void communicator_free_levels(struct comm_communicator *c)
+{
+    for (int l = 0; l < c->nlevels; l++) {
+        comm_topo_groups_free(&c->levels[l]);
+    }
+    free(c->levels);
+    c->levels = NULL;
+    c->nlevels = 0;
+}
+
+/* C's groups and leaders at each of the job's levels, from its members' world ranks. */
+static int communicator_make_levels(struct comm_communicator *c)
+{
+    int nlevels = comm_job_topo_nlevels();
+    long *keys;
+    int rc = COMM_OK;
+
+    if (nlevels == 0) {
+        return COMM_OK;
+    }
+    keys = malloc((size_t)c->size * sizeof(*keys));
+    c->levels = calloc((size_t)nlevels, sizeof(*c->levels));
+    if (keys == NULL || c->levels == NULL) {
+        free(keys);
+        free(c->levels);
+        c->levels = NULL;
+        return COMM_ERR_NOMEM;
+    }
+    for (int l = 0; l < nlevels && rc == COMM_OK; l++) {
+        for (int r = 0; r < c->size; r++) {
+            keys[r] = comm_job_topo_key(comm_communicator_world_rank(c, r), l);
+        }
+        rc = comm_topo_group(keys, c->size, comm_job_topo_key_bound(l), &c->levels[l]);
+        c->nlevels = l + 1;
+    }
+    free(keys);
+    if (rc < 0) {
+        communicator_free_levels(c);
+    }
+    return rc;
+}
+
+int comm_communicator_shared_level(const struct comm_communicator *comm, int a, int b)
+{
+    int l = 0;
+
+    while (l < comm->nlevels && comm->levels[l].group[a] != comm->levels[l].group[b]) {
+        l++;
+    }
+    return l;
+}
+
 int comm_communicator_init_predefined(int rank, int size, const long *local_peers, size_t nlocal)
 {
+    int rc;
+
     communicator_local = calloc((size_t)size, sizeof(*communicator_local));
     if (communicator_local == NULL) {
         return COMM_ERR_NOMEM;
@@ -74,7 +129,11 @@ int comm_communicator_init_predefined(int rank, int size, const long *local_peer
         .host_local = true,
     };
     snprintf(communicator_self.name, sizeof(communicator_self.name), "MPI_COMM_SELF");
-    return COMM_OK;
+    rc = communicator_make_levels(&communicator_world);
+    if (rc == COMM_OK) {
+        rc = communicator_make_levels(&communicator_self);
+    }
+    return rc;
 }
 
 bool comm_communicator_is_local(long world_rank)
@@ -103,6 +162,8 @@ void comm_communicator_finalize_predefined(void)
     comm_match_drain(&communicator_parked);
     comm_errhandler_release(communicator_world.errhandler);
     comm_errhandler_release(communicator_self.errhandler);
+    communicator_free_levels(&communicator_world);
+    communicator_free_levels(&communicator_self);
     free(communicator_local);
     communicator_local = NULL;
     communicator_world_size = 0;
@@ -171,6 +232,13 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
         communicator_nctx = n;
     }
     memcpy(ranks, world_ranks, (size_t)size * sizeof(*ranks));
+    c->size = size;
+    c->world_ranks = ranks;
+    if (communicator_make_levels(c) < 0) {
+        free(c);
+        free(ranks);
+        return COMM_ERR_NOMEM;
+    }
     /* Messages that came before the communicator, in their order. */
     for (struct comm_unexpected *u = communicator_parked.unexpected_head, *next; u != NULL;
          u = next) {
@@ -239,6 +307,7 @@ void comm_communicator_free(struct comm_communicator *c)
     if (c->local_comm != NULL) {
         comm_communicator_free(c->local_comm);
     }
+    communicator_free_levels(c);
     free((void *)(uintptr_t)c->remote_world_ranks);
     free((void *)(uintptr_t)c->world_ranks);
     free(c);

@@ -18,6 +18,7 @@
 #include "runtime/errhandler.h"
 #include "runtime/info.h"
 #include "runtime/match.h"
+#include "runtime/topo/topo.h"
 
 struct comm_communicator {
     MPI_Comm handle; /* what the user holds */
@@ -46,6 +47,12 @@ struct comm_communicator {
     void *coll_state;
     void (*coll_state_free)(struct comm_communicator *comm);
     char name[MPI_MAX_OBJECT_NAME];
+    /* The job's levels as this communicator's (local group's) members see them: LEVELS[0]
+     * groups the ranks that share a host, LEVELS[1] a rack, and so on up the tree
+     * (comm_job_topo_nlevels of them; none in a process without a job).  Each group has a
+     * leader, its lowest rank.  Made once, when the communicator is. */
+    int nlevels;
+    struct comm_topo_groups *levels;
 };
 
 enum { COMM_COMMUNICATOR_MAGIC = 0x636f6d6d };
@@ -53,6 +60,12 @@ enum { COMM_COMMUNICATOR_MAGIC = 0x636f6d6d };
 /* Sets up MPI_COMM_WORLD (RANK of SIZE) and MPI_COMM_SELF; LOCAL_PEERS are the world ranks
  * on this host (NLOCAL of them). */
 int comm_communicator_init_predefined(int rank, int size, const long *local_peers, size_t nlocal);
+
+/*
+ * The lowest level at which ranks A and B of COMM share a group (0: the same host), or
+ * COMM->nlevels when they share none below the communicator itself.
+ */
+int comm_communicator_shared_level(const struct comm_communicator *comm, int a, int b);
 
 /* Whether world rank WORLD_RANK runs on this host. */
 bool comm_communicator_is_local(long world_rank);

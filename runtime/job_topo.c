@@ -42,6 +42,11 @@ static const char topo_key[] = "comm.topo";
 /* Guarded by: written at init and finalize only. */
 static struct comm_topo *job_topo;
 static char job_topo_view[COMM_TOPO_ERROR_LEN]; /* "DIGEST PATH" or "none", as published */
+static char **job_hosts;     /* the job's hosts, as the job map names them */
+static size_t job_nhosts;
+static long *job_rank_host;  /* per world rank: its index in job_hosts */
+static long job_size;
+static int *job_host_switch; /* [level * job_nhosts + host]: its switch at LEVEL (>= 1), or -1 */
 
 /* Slurm's topology.conf for this job, in PATH (of LEN): false when there is none. */
 static bool job_topo_slurm_file(char *path, size_t len)
@@ -202,6 +207,118 @@ int comm_job_topo_check(long rank, const char *host)
     return COMM_ERR_BAD_PARAM;
 }
 
+/* The path up the tree of rank ME's host, at info. */
+static void job_topo_log_path(long me)
+{
+    char path[1024];
+    size_t n = 0;
+
+    if (!comm_log_is_enabled(COMM_LOG_INFO, "topo")) {
+        return;
+    }
+    path[0] = '\0';
+    for (int level = 1; level < job_topo->nlevels && n < sizeof(path); level++) {
+        int sw = job_host_switch[(size_t)level * job_nhosts + (size_t)job_rank_host[me]];
+
+        if (level == 1 && sw < 0) {
+            break; /* not in the file: no switch at any level */
+        }
+        n += (size_t)snprintf(path + n, sizeof(path) - n, ", %s %s", job_topo->level_names[level],
+                              sw >= 0 ? job_topo->switches[sw].name : "(none)");
+    }
+    comm_log_info("topo", "host %s:%s", job_hosts[job_rank_host[me]],
+                  path[0] != '\0' ? path + 1 : " in no switch of the file");
+}
+
+int comm_job_topo_map(long size, long rank, long local_rank)
+{
+    int nlevels = job_topo != NULL ? job_topo->nlevels : 1;
+    int rc;
+
+    job_rank_host = malloc((size_t)size * sizeof(*job_rank_host));
+    if (job_rank_host == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    job_size = size;
+    rc = comm_pmix_job_hosts(size, &job_hosts, &job_nhosts, job_rank_host);
+    if (rc < 0 || job_topo == NULL) {
+        return rc;
+    }
+    job_host_switch = malloc((size_t)nlevels * job_nhosts * sizeof(*job_host_switch));
+    if (job_host_switch == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    for (size_t h = 0; h < job_nhosts; h++) {
+        int in_file = comm_topo_host_find(job_topo, job_hosts[h]);
+
+        job_host_switch[h] = -1;
+        for (int level = 1; level < nlevels; level++) {
+            job_host_switch[(size_t)level * job_nhosts + h] =
+                in_file < 0 ? -1 : comm_topo_ancestor(job_topo, in_file, level);
+        }
+    }
+    if (local_rank == 0) {
+        job_topo_log_path(rank);
+    }
+    return COMM_OK;
+}
+
+int comm_job_topo_nlevels(void)
+{
+    if (job_rank_host == NULL) {
+        return 0;
+    }
+    return job_topo != NULL ? job_topo->nlevels : 1;
+}
+
+const char *comm_job_topo_level_name(int level)
+{
+    if (level == 0 || job_topo == NULL) {
+        return "host";
+    }
+    return level < job_topo->nlevels ? job_topo->level_names[level] : "?";
+}
+
+long comm_job_topo_key_bound(int level)
+{
+    return level == 0 || job_topo == NULL ? (long)job_nhosts
+                                          : (long)(job_topo->nswitches + job_nhosts);
+}
+
+long comm_job_topo_key(long world_rank, int level)
+{
+    long host = job_rank_host[world_rank];
+
+    if (level == 0 || job_topo == NULL) {
+        return host;
+    }
+    /* The highest switch at or below LEVEL: a path that skips LEVEL keeps the one below. */
+    for (int l = level; l >= 1; l--) {
+        int sw = job_host_switch[(size_t)l * job_nhosts + (size_t)host];
+
+        if (sw >= 0) {
+            return sw;
+        }
+    }
+    return (long)job_topo->nswitches + host;
+}
+
+bool comm_job_topo_placed(long world_rank, int level)
+{
+    if (level == 0) {
+        return true;
+    }
+    if (job_topo == NULL || level >= job_topo->nlevels) {
+        return false;
+    }
+    return job_host_switch[(size_t)level * job_nhosts + (size_t)job_rank_host[world_rank]] >= 0;
+}
+
+const char *comm_job_topo_host(long world_rank)
+{
+    return world_rank >= 0 && world_rank < job_size ? job_hosts[job_rank_host[world_rank]] : "?";
+}
+
 const struct comm_topo *comm_job_topo(void)
 {
     return job_topo;
@@ -211,4 +328,12 @@ void comm_job_topo_finalize(void)
 {
     comm_topo_free(job_topo);
     job_topo = NULL;
+    comm_pmix_hosts_free(job_hosts, job_nhosts);
+    job_hosts = NULL;
+    job_nhosts = 0;
+    free(job_rank_host);
+    job_rank_host = NULL;
+    free(job_host_switch);
+    job_host_switch = NULL;
+    job_size = 0;
 }

@@ -38,6 +38,32 @@ int comm_job_topo_load(const char *host, long rank, long local_rank);
 /* After the fence: every rank compares its digest with rank 0's. */
 int comm_job_topo_check(long rank, const char *host);
 
+/*
+ * After the check: learns every rank's host (SIZE ranks) and places it in the tree; local rank 0
+ * logs its host's path up the tree (info).  From then on the job has levels: 0 is the host, then the tree's levels above it (none without a tree).
+ */
+int comm_job_topo_map(long size, long rank, long local_rank);
+
+/* The job's levels (1 without a tree, 0 before comm_job_topo_map) and their names ("host",
+ * "rack", ...). */
+int comm_job_topo_nlevels(void);
+const char *comm_job_topo_level_name(int level);
+
+/*
+ * WORLD_RANK's group key at LEVEL, in 0..comm_job_topo_key_bound(LEVEL)-1: ranks with one key
+ * share the level.  At the host level, the host.  Above it, the rank's switch at that level; a
+ * path that skips the level keeps its switch from the level below, and a host the file does
+ * not list is a group of its own at every level (the fallback to hosts only).
+ */
+long comm_job_topo_key(long world_rank, int level);
+long comm_job_topo_key_bound(int level);
+
+/* Whether the file puts WORLD_RANK's host under a switch of LEVEL (>= 1). */
+bool comm_job_topo_placed(long world_rank, int level);
+
+/* WORLD_RANK's host name, as the job map has it. */
+const char *comm_job_topo_host(long world_rank);
+
 /* The tree in use, or NULL when the job has none. */
 const struct comm_topo *comm_job_topo(void);
 

@@ -126,6 +126,10 @@ static int runtime_start_transports(void)
     if (rc < 0) {
         return rc;
     }
+    rc = comm_job_topo_map(runtime_job.size, runtime_job.rank, local_rank);
+    if (rc < 0) {
+        return rc;
+    }
     rc = comm_p2p_init(runtime_job.rank, runtime_job.size, runtime_local_peers, runtime_nlocal);
     if (rc < 0) {
         return rc;
@@ -136,6 +140,30 @@ static int runtime_start_transports(void)
     }
     comm_btl_wired_all();
     return COMM_OK;
+}
+
+/* Rank 0 says how MPI_COMM_WORLD's ranks group at each level, with each group's leader. */
+static void runtime_log_levels(const struct comm_communicator *world)
+{
+    for (int l = 0; l < world->nlevels; l++) {
+        const struct comm_topo_groups *g = &world->levels[l];
+        char leaders[256];
+        size_t n = 0;
+
+        leaders[0] = '\0';
+        for (int i = 0; i < g->ngroups && n < sizeof(leaders); i++) {
+            if (i == 16 && g->ngroups > 17) {
+                n += (size_t)snprintf(leaders + n, sizeof(leaders) - n, ",... %d more",
+                                      g->ngroups - i);
+                break;
+            }
+            n += (size_t)snprintf(leaders + n, sizeof(leaders) - n, "%s%d", i ? "," : "",
+                                  g->leader[i]);
+        }
+        comm_log_info("topo", "MPI_COMM_WORLD by %s: %d group%s, leader%s %s",
+                      comm_job_topo_level_name(l), g->ngroups, g->ngroups == 1 ? "" : "s",
+                      g->ngroups == 1 ? "" : "s", leaders);
+    }
 }
 
 int comm_runtime_init(const struct comm_setting_table *const *tables, size_t ntables,
@@ -179,6 +207,9 @@ int comm_runtime_init(const struct comm_setting_table *const *tables, size_t nta
                                            runtime_local_peers, runtime_nlocal);
     if (rc < 0) {
         return rc;
+    }
+    if (runtime_job.rank == 0) {
+        runtime_log_levels(comm_communicator_lookup(MPI_COMM_WORLD));
     }
     runtime_thread_level = thread_level;
     runtime_main_thread = pthread_self();
