@@ -347,6 +347,19 @@ static int run_setup_loop(struct comm_run_job *job)
     return COMM_OK;
 }
 
+/* Whether a rank of this host connected to the PMIx server and ended without finalizing. */
+static bool run_clients_lost(const struct comm_run_job *job)
+{
+    for (long i = 0; i < job->np; i++) {
+        const struct comm_run_rank *r = &job->ranks[i];
+
+        if (r->local && atomic_load(&r->connected) && !atomic_load(&r->finalized)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Stops what is left, removes the job's files and frees the loop.  Returns the exit status. */
 static int run_finish(struct comm_run_job *job, bool started)
 {
@@ -360,7 +373,7 @@ static int run_finish(struct comm_run_job *job, bool started)
     while (waitpid(-1, NULL, WNOHANG) > 0) {
         /* orphans of the ranks, killed with their process group */
     }
-    comm_pmix_server_finalize();
+    comm_pmix_server_finalize(run_clients_lost(job));
     if (job->tmpdir[0] != '\0') {
         nftw(job->tmpdir, run_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     }

@@ -381,7 +381,7 @@ int comm_pmix_server_client_env(const char *nspace, long rank, char ***env_inout
     return COMM_OK;
 }
 
-int comm_pmix_server_finalize(void)
+int comm_pmix_server_finalize(bool clients_lost)
 {
     pmix_status_t prc;
 
@@ -389,6 +389,10 @@ int comm_pmix_server_finalize(void)
         return COMM_OK;
     }
     server_up = false;
+    if (clients_lost) {
+        comm_log_debug("pmix", "clients died without finalizing: PMIx server not finalized");
+        return COMM_OK;
+    }
     prc = PMIx_server_finalize();
     if (prc != PMIX_SUCCESS) {
         comm_log_error("pmix", "PMIx server finalize failed: %s", PMIx_Error_string(prc));

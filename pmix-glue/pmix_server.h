@@ -63,8 +63,13 @@ int comm_pmix_server_client_env(const char *nspace, long rank, char ***env_inout
 void comm_pmix_server_fence_complete(struct comm_pmix_fence *fence, int status, const void *data,
                                      size_t len);
 
-/* Stops the server; its files under TMPDIR are gone afterwards (the launcher removes the
- * directory itself). */
-int comm_pmix_server_finalize(void);
+/*
+ * Stops the server; its files under TMPDIR are gone afterwards (the launcher removes the
+ * directory itself).  CLIENTS_LOST: some client died without finalizing (a rank aborted while
+ * others waited in a fence).  PMIx 4.2's PMIx_server_finalize then crashes (SIGSEGV) or hangs
+ * about one time in four, so the server is left as it is: the process exits next, and every
+ * file the server made is in TMPDIR.
+ */
+int comm_pmix_server_finalize(bool clients_lost);
 
 #endif
