@@ -67,6 +67,14 @@ int comm_run_bind_plan(struct comm_run_job *job, enum comm_run_bind mode, bool r
     }
     type = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
     ncores = bind_cores_of(topo);
+    if (!hwloc_topology_is_thissystem(topo)) {
+        /* HWLOC_XMLFILE describes another host: its cores are not this one's to bind to. */
+        if (mode == COMM_RUN_BIND_CORE) {
+            comm_log_warn("launcher", "--bind-to core: hwloc describes HWLOC_XMLFILE, not this "
+                                      "host; ranks are not bound");
+        }
+        mode = COMM_RUN_BIND_NONE;
+    }
     if (mode == COMM_RUN_BIND_DEFAULT) {
         mode = job->local_np <= ncores ? COMM_RUN_BIND_CORE : COMM_RUN_BIND_NONE;
     } else if (mode == COMM_RUN_BIND_CORE && job->local_np > ncores) {

@@ -343,10 +343,19 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     if (info != MPI_INFO_NULL && comm_info_lookup(info) == NULL) {
         return comm_api_error(c, MPI_ERR_INFO, "MPI_Comm_split_type: invalid info handle");
     }
+    if (newcomm == NULL) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_split_type: newcomm is NULL");
+    }
+    if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
+        split_type == MPI_COMM_TYPE_RESOURCE_GUIDED) {
+        return comm_api_split_hw(c, split_type, key, info, newcomm);
+    }
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
         return comm_api_error(c, MPI_ERR_ARG,
-                              "MPI_Comm_split_type: invalid split_type %d "
-                              "(expected MPI_COMM_TYPE_SHARED or MPI_UNDEFINED)",
+                              "MPI_Comm_split_type: invalid split_type %d (expected "
+                              "MPI_COMM_TYPE_SHARED, MPI_COMM_TYPE_HW_GUIDED, "
+                              "MPI_COMM_TYPE_HW_UNGUIDED, MPI_COMM_TYPE_RESOURCE_GUIDED or "
+                              "MPI_UNDEFINED)",
                               split_type);
     }
     /* Ranks that can share memory are the ranks of one host. */

@@ -149,8 +149,13 @@ typedef struct MPI_Status {
 /* Results of MPI_Comm_compare and MPI_Group_compare. */
 enum { MPI_IDENT = 0, MPI_CONGRUENT = 1, MPI_SIMILAR = 2, MPI_UNEQUAL = 3 };
 
-/* MPI_Comm_split_type. */
-enum { MPI_COMM_TYPE_SHARED = 1 };
+/* MPI_Comm_split_type (HW_GUIDED and HW_UNGUIDED: MPI 4.0; RESOURCE_GUIDED: MPI 4.1). */
+enum {
+    MPI_COMM_TYPE_SHARED = 1,
+    MPI_COMM_TYPE_HW_UNGUIDED = 2,
+    MPI_COMM_TYPE_HW_GUIDED = 3,
+    MPI_COMM_TYPE_RESOURCE_GUIDED = 4
+};
 
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
