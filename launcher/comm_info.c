@@ -22,6 +22,7 @@
 #include "runtime/error.h"
 #include "runtime/log.h"
 #include "runtime/topo/topo.h"
+#include "runtime/topo/topo_hw.h"
 
 #include <event2/event.h>
 #include <hwloc.h>
@@ -214,27 +215,40 @@ static void info_collectives(void)
     }
 }
 
-static void info_host(void)
+/* The levels inside this host (or the one HWLOC_XMLFILE describes), as MPI_Comm_split_type's
+ * HW_GUIDED and HW_UNGUIDED see them. */
+static int info_host(void)
 {
-    hwloc_topology_t topo;
-    char n[4][32];
-    static const hwloc_obj_type_t types[4] = {HWLOC_OBJ_PACKAGE, HWLOC_OBJ_NUMANODE, HWLOC_OBJ_CORE,
-                                              HWLOC_OBJ_PU};
-    static const char *const names[4] = {"packages", "numa_nodes", "cores", "pus"};
-    static const char *const human[4] = {"packages", "NUMA nodes", "cores", "hardware threads"};
+    static const char *const names[COMM_TOPO_HW_LEVELS] = {
+        "packages", "numa_nodes", "l3_caches", "l2_caches", "l1_caches", "cores", "pus"};
+    struct comm_topo_hw_place place;
+    char err[256], n[32], resources[256];
+    const char *xml = getenv("HWLOC_XMLFILE");
+    size_t used;
 
+    if (comm_topo_hw_place(0, &place, err, sizeof(err)) != COMM_OK) {
+        fflush(stdout); /* the error after what is printed so far, not inside it */
+        comm_log_error("launcher", "%s", err);
+        return 1;
+    }
     if (!info_parsable) {
-        printf("\nThis host (hwloc):\n");
+        printf("\nThis host (hwloc%s%s):\n", place.from_xml ? ", HWLOC_XMLFILE=" : "",
+               place.from_xml ? xml : "");
     }
-    if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
-        comm_log_error("launcher", "hwloc cannot read this host's topology");
-        return;
+    for (int l = 0; l < COMM_TOPO_HW_LEVELS; l++) {
+        snprintf(n, sizeof(n), "%d", place.count[l]);
+        info_fact("host", names[l], "count", n, comm_topo_hw_name((enum comm_topo_hw_level)l));
     }
-    for (int i = 0; i < 4; i++) {
-        snprintf(n[i], sizeof(n[i]), "%d", hwloc_get_nbobjs_by_type(topo, types[i]));
-        info_fact("host", names[i], "count", n[i], human[i]);
+    used = (size_t)snprintf(resources, sizeof(resources), "mpi_shared_memory, host");
+    for (int l = 0; l < COMM_TOPO_HW_LEVELS && used < sizeof(resources); l++) {
+        if (place.count[l] > 0) {
+            used += (size_t)snprintf(resources + used, sizeof(resources) - used, ", %s",
+                                     comm_topo_hw_name((enum comm_topo_hw_level)l));
+        }
     }
-    hwloc_topology_destroy(topo);
+    /* With a topology file, its levels (rack, ...) are resources too. */
+    info_fact("host", "split_type", "resources", resources, "split_type resources");
+    return 0;
 }
 
 /* The groups a job on HOSTS gets at each level of T, and the hosts T does not list. */
@@ -370,6 +384,5 @@ int main(int argc, char **argv)
     info_settings();
     info_collectives();
     info_providers();
-    info_host();
-    return 0;
+    return info_host();
 }
