@@ -22,16 +22,39 @@
 #   on the fabric is the tests' own.  Every host's interface has the same name, clIDeth, so one
 #   setting can name it for all ranks (FI_TCP_IFACE, for instance).
 #
+# Pods, a third tier (cluster_up HOSTS RACKS PODS, 1 < PODS <= RACKS; here 8 hosts, 4 racks and
+# 2 pods): racks are divided among pods as hosts are among racks (rack r in pod r*PODS/RACKS).
+# Each pod is a bridge clIDpodP in the fabric namespace; its racks' uplinks end on it instead of
+# on the spine, and it has an uplink of its own to the spine, clIDpuPr (on the pod bridge) and
+# clIDpuPs (on the spine), shaped both ways with tbf at CLUSTER_UPLINK_RATE too:
+#
+#                                  clIDspine
+#                      clIDpu0s /             \ clIDpu1s
+#          tbf both ways        |             |
+#                      clIDpu0r \             / clIDpu1r
+#                         clIDpod0             clIDpod1
+#              clIDup0s /         \ clIDup1s   (racks 2 and 3 alike)
+#   tbf both ways      |           |
+#              clIDup0r \         / clIDup1r
+#                 clIDrack0    clIDrack1
+#                 clIDh0 clIDh1 clIDh2 clIDh3
+#
+#   Every uplink (a rack's, a pod's) is shaped, the addresses are the same as without pods (one
+#   /16, no routing), and a path across pods crosses four uplinks.  PODS 1 (the default) is no
+#   pod tier: the racks' uplinks end on the spine, as drawn first.
+#
 # Host names are the host namespaces' names: what comm-run's --host and "ip netns exec" take.
 #
 # Functions (each returns non-zero after saying on stderr what failed):
-#   cluster_up HOSTS RACKS  builds the cluster and sets CLUSTER_DIR, CLUSTER_ID, CLUSTER_FABRIC,
-#                           CLUSTER_IFACE and the arrays CLUSTER_HOSTS, CLUSTER_ADDRS and
-#                           CLUSTER_RACK (by host index).  It traps EXIT, INT, TERM and HUP in
-#                           the calling shell to run cluster_down, so call it from the script's
-#                           own shell, not from a subshell (clear the traps to keep it up).  The
-#                           trap first calls the caller's function cluster_on_exit, if defined,
-#                           to stop what the caller started outside the cluster.
+#   cluster_up HOSTS RACKS [PODS]  builds the cluster (PODS default 1) and sets CLUSTER_DIR,
+#                           CLUSTER_ID, CLUSTER_FABRIC, CLUSTER_IFACE, CLUSTER_RACKS,
+#                           CLUSTER_PODS (the counts) and the arrays CLUSTER_HOSTS,
+#                           CLUSTER_ADDRS, CLUSTER_RACK and CLUSTER_POD (by host index).  It
+#                           traps EXIT, INT, TERM and HUP in the calling shell to run
+#                           cluster_down, so call it from the script's own shell, not from a
+#                           subshell (clear the traps to keep it up).  The trap first calls the
+#                           caller's function cluster_on_exit, if defined, to stop what the
+#                           caller started outside the cluster.
 #   cluster_down [DIR]      ends the processes still inside the run's namespaces (by pid),
 #                           deletes the namespaces (and with them every veth, bridge and
 #                           qdisc), removes the run directory, and checks nothing is left.
@@ -41,19 +64,25 @@
 #   cluster_rawtcp FROM TO ARGS...  runs examples/bench/rawtcp's server in TO and its client
 #                           in FROM with ARGS; prints the client's output.  CLUSTER_RAWTCP names
 #                           the program.
-#   cluster_check           TCP between every pair of hosts, then the uplink shaping: a stream
-#                           across racks must be slower than one inside a rack and not faster
-#                           than the uplink rate.
+#   cluster_check           TCP between every pair of hosts; every uplink interface in the
+#                           fabric namespace has a tbf root qdisc; then the uplink shaping: a
+#                           stream across racks must be slower than one inside a rack and not
+#                           faster than the uplink rate, and with pods, so must a stream across
+#                           pods.
 #
 # Settings: CLUSTER_UPLINK_RATE (tc rate, default 200mbit), CLUSTER_NET (the first two octets,
 # default 10.77), CLUSTER_TMP (where run directories go, default ${TMPDIR:-/tmp}).
 #
 # The run directory (CLUSTER_DIR) holds:
 #   netns   each namespace of the run, one a line, written as soon as it exists
-#   hosts   one line per host: NAME ADDRESS RACK INTERFACE
+#   hosts   one line per host: NAME ADDRESS RACK INTERFACE POD
 #   env     CLUSTER_* assignments, for cluster_load
+#   topology.conf  the tree in Slurm's topology.conf format: switches rack0.., pod0.. (with
+#           pods) and spine (with more than one rack), hosts by name, and LinkSpeed (the uplink
+#           rate in Mbit/s, rounded, at least 1) on each switch that has an uplink
 #   owner   the pid of the shell that built it
 
+# shellcheck shell=bash
 : "${CLUSTER_UPLINK_RATE:=200mbit}"
 : "${CLUSTER_NET:=10.77}"
 
@@ -61,9 +90,12 @@ CLUSTER_DIR=""
 CLUSTER_ID=""
 CLUSTER_FABRIC=""
 CLUSTER_IFACE=""
+CLUSTER_RACKS=""
+CLUSTER_PODS=""
 CLUSTER_HOSTS=()
 CLUSTER_ADDRS=()
 CLUSTER_RACK=()
+CLUSTER_POD=()
 
 _cluster_error() {
     echo "cluster: $*" >&2
@@ -96,7 +128,7 @@ _cluster_on_exit() {
     if declare -F cluster_on_exit >/dev/null; then
         cluster_on_exit
     fi
-    cluster_down
+    cluster_down "$CLUSTER_DIR"
     exit "$status"
 }
 
@@ -110,13 +142,21 @@ _cluster_on_signal() {
 }
 
 cluster_up() {
-    local hosts=${1:-} racks=${2:-} rate_bytes burst id dir n
+    local hosts=${1:-} racks=${2:-} pods=${3:-1} rate_bytes burst id dir n
     if [[ ! $hosts =~ ^[1-9][0-9]*$ || $hosts -gt 250 ]]; then
-        _cluster_error "host count '$hosts' is not a number from 1 to 250 (usage: cluster_up HOSTS RACKS)"
+        _cluster_error "host count '$hosts' is not a number from 1 to 250 (usage: cluster_up HOSTS RACKS [PODS])"
         return 2
     fi
     if [[ ! $racks =~ ^[1-9][0-9]*$ || $racks -gt $hosts || $racks -gt 99 ]]; then
-        _cluster_error "rack count '$racks' is not a number from 1 to the host count ($hosts) and 99 (usage: cluster_up HOSTS RACKS)"
+        _cluster_error "rack count '$racks' is not a number from 1 to the host count ($hosts) and 99 (usage: cluster_up HOSTS RACKS [PODS])"
+        return 2
+    fi
+    if [[ $pods =~ ^[1-9][0-9]*$ && $pods -gt 1 && $racks == 1 ]]; then
+        _cluster_error "pod count '$pods' needs more than one rack: pods divide the racks, and there is 1 (usage: cluster_up HOSTS RACKS [PODS])"
+        return 2
+    fi
+    if [[ ! $pods =~ ^[1-9][0-9]*$ || $pods -gt $racks ]]; then
+        _cluster_error "pod count '$pods' is not a number from 1 to the rack count ($racks) (usage: cluster_up HOSTS RACKS [PODS])"
         return 2
     fi
     if ! rate_bytes=$(_cluster_rate_bytes "$CLUSTER_UPLINK_RATE"); then
@@ -153,9 +193,12 @@ cluster_up() {
     CLUSTER_ID=$id
     CLUSTER_FABRIC=cl$id-fabric
     CLUSTER_IFACE=cl${id}eth
+    CLUSTER_RACKS=$racks
+    CLUSTER_PODS=$pods
     CLUSTER_HOSTS=()
     CLUSTER_ADDRS=()
     CLUSTER_RACK=()
+    CLUSTER_POD=()
     echo $$ >"$dir/owner"
     : >"$dir/netns"
     trap _cluster_on_exit EXIT
@@ -165,9 +208,9 @@ cluster_up() {
     # tbf's bucket: 4 ms at the rate, and never less than a 64 KiB GSO packet.
     burst=$((rate_bytes / 250))
     ((burst < 131072)) && burst=131072
-    if ! _cluster_build "$hosts" "$racks" "$burst"; then
+    if ! _cluster_build "$hosts" "$racks" "$pods" "$burst"; then
         _cluster_error "could not build the cluster; tearing down what was made"
-        cluster_down
+        cluster_down "$CLUSTER_DIR"
         return 1
     fi
     {
@@ -176,13 +219,60 @@ cluster_up() {
         echo "CLUSTER_IFACE=$CLUSTER_IFACE"
         echo "CLUSTER_UPLINK_RATE=$CLUSTER_UPLINK_RATE"
         echo "CLUSTER_NET=$CLUSTER_NET"
+        echo "CLUSTER_RACKS=$CLUSTER_RACKS"
+        echo "CLUSTER_PODS=$CLUSTER_PODS"
         echo "CLUSTER_HOSTS=(${CLUSTER_HOSTS[*]})"
         echo "CLUSTER_ADDRS=(${CLUSTER_ADDRS[*]})"
         echo "CLUSTER_RACK=(${CLUSTER_RACK[*]})"
+        echo "CLUSTER_POD=(${CLUSTER_POD[*]})"
     } >"$dir/env"
     for n in "${!CLUSTER_HOSTS[@]}"; do
-        echo "${CLUSTER_HOSTS[n]} ${CLUSTER_ADDRS[n]} ${CLUSTER_RACK[n]} $CLUSTER_IFACE"
+        echo "${CLUSTER_HOSTS[n]} ${CLUSTER_ADDRS[n]} ${CLUSTER_RACK[n]} $CLUSTER_IFACE ${CLUSTER_POD[n]}"
     done >"$dir/hosts"
+    _cluster_topology "$rate_bytes" >"$dir/topology.conf"
+}
+
+# "N NAMEs", or "1 NAME".
+_cluster_count() {
+    if (($1 == 1)); then echo "1 $2"; else echo "$1 $2s"; fi
+}
+
+# A Slurm hostlist of PREFIX with the numbers FIRST to LAST: PREFIX[FIRST-LAST], or PREFIXFIRST.
+_cluster_range() {
+    if (($2 == $3)); then echo "$1$2"; else echo "$1[$2-$3]"; fi
+}
+
+# Prints the built tree in Slurm's topology.conf format; RATE_BYTES is the uplink rate in bytes
+# per second.  Hosts of a rack, and racks of a pod, are consecutive.
+_cluster_topology() {
+    local mbit=$((($1 * 8 + 500000) / 1000000)) speed="" r p n first last
+    ((mbit < 1)) && mbit=1
+    ((CLUSTER_RACKS > 1)) && speed=" LinkSpeed=$mbit"
+    echo "# written by cluster_up: $(_cluster_count ${#CLUSTER_HOSTS[@]} host)," \
+        "$(_cluster_count "$CLUSTER_RACKS" rack), $(_cluster_count "$CLUSTER_PODS" pod)"
+    for ((r = 0; r < CLUSTER_RACKS; r++)); do
+        first="" last=""
+        for n in "${!CLUSTER_HOSTS[@]}"; do
+            [[ ${CLUSTER_RACK[n]} == "$r" ]] || continue
+            [[ -n $first ]] || first=$n
+            last=$n
+        done
+        echo "SwitchName=rack$r Nodes=$(_cluster_range "cl$CLUSTER_ID-h" "$first" "$last")$speed"
+    done
+    if ((CLUSTER_PODS > 1)); then
+        for ((p = 0; p < CLUSTER_PODS; p++)); do
+            first="" last=""
+            for ((r = 0; r < CLUSTER_RACKS; r++)); do
+                ((r * CLUSTER_PODS / CLUSTER_RACKS == p)) || continue
+                [[ -n $first ]] || first=$r
+                last=$r
+            done
+            echo "SwitchName=pod$p Switches=$(_cluster_range rack "$first" "$last")$speed"
+        done
+        echo "SwitchName=spine Switches=$(_cluster_range pod 0 $((CLUSTER_PODS - 1)))"
+    elif ((CLUSTER_RACKS > 1)); then
+        echo "SwitchName=spine Switches=$(_cluster_range rack 0 $((CLUSTER_RACKS - 1)))"
+    fi
 }
 
 # Makes a namespace and records it at once, so cluster_down finds it whatever happens next.
@@ -195,27 +285,48 @@ _cluster_netns_add() {
         _cluster_do ip -n "$1" link set lo up
 }
 
+# A bridge in the fabric namespace.
+_cluster_bridge() {
+    _cluster_do ip -n "$CLUSTER_FABRIC" link add "$1" type bridge stp_state 0 &&
+        _cluster_do ip -n "$CLUSTER_FABRIC" link set "$1" up
+}
+
+# An uplink: the veth pair NAMEr (on bridge LOWER) and NAMEs (on bridge UPPER), shaped with
+# tbf both ways.
+_cluster_uplink() {
+    local up=$1 lower=$2 upper=$3 burst=$4 fab=$CLUSTER_FABRIC end
+    _cluster_do ip -n "$fab" link add "${up}r" type veth peer name "${up}s" &&
+        _cluster_do ip -n "$fab" link set "${up}r" master "$lower" up &&
+        _cluster_do ip -n "$fab" link set "${up}s" master "$upper" up || return 1
+    # tbf shapes what leaves an interface: the lower end limits lower-to-upper (rack to spine
+    # or pod, pod to spine), the upper end the other way.
+    for end in r s; do
+        _cluster_do tc -n "$fab" qdisc add dev "$up$end" root tbf \
+            rate "$CLUSTER_UPLINK_RATE" burst "$burst" latency 50ms || return 1
+    done
+}
+
 _cluster_build() {
-    local hosts=$1 racks=$2 burst=$3 id=$CLUSTER_ID fab=$CLUSTER_FABRIC n r ns addr up end
+    local hosts=$1 racks=$2 pods=$3 burst=$4 id=$CLUSTER_ID fab=$CLUSTER_FABRIC n r p ns addr
     _cluster_netns_add "$fab" || return 1
     for ((r = 0; r < racks; r++)); do
-        _cluster_do ip -n "$fab" link add "cl${id}rack$r" type bridge stp_state 0 &&
-            _cluster_do ip -n "$fab" link set "cl${id}rack$r" up || return 1
+        _cluster_bridge "cl${id}rack$r" || return 1
     done
     if ((racks > 1)); then
-        _cluster_do ip -n "$fab" link add "cl${id}spine" type bridge stp_state 0 &&
-            _cluster_do ip -n "$fab" link set "cl${id}spine" up || return 1
+        _cluster_bridge "cl${id}spine" || return 1
+    fi
+    if ((pods > 1)); then
+        for ((p = 0; p < pods; p++)); do
+            _cluster_bridge "cl${id}pod$p" &&
+                _cluster_uplink "cl${id}pu$p" "cl${id}pod$p" "cl${id}spine" "$burst" || return 1
+        done
         for ((r = 0; r < racks; r++)); do
-            up=cl${id}up$r
-            _cluster_do ip -n "$fab" link add "${up}r" type veth peer name "${up}s" &&
-                _cluster_do ip -n "$fab" link set "${up}r" master "cl${id}rack$r" up &&
-                _cluster_do ip -n "$fab" link set "${up}s" master "cl${id}spine" up || return 1
-            # tbf shapes what leaves an interface: the rack end limits rack-to-spine, the spine
-            # end spine-to-rack.
-            for end in r s; do
-                _cluster_do tc -n "$fab" qdisc add dev "$up$end" root tbf \
-                    rate "$CLUSTER_UPLINK_RATE" burst "$burst" latency 50ms || return 1
-            done
+            _cluster_uplink "cl${id}up$r" "cl${id}rack$r" "cl${id}pod$((r * pods / racks))" \
+                "$burst" || return 1
+        done
+    elif ((racks > 1)); then
+        for ((r = 0; r < racks; r++)); do
+            _cluster_uplink "cl${id}up$r" "cl${id}rack$r" "cl${id}spine" "$burst" || return 1
         done
     fi
     for ((n = 0; n < hosts; n++)); do
@@ -232,22 +343,32 @@ _cluster_build() {
         CLUSTER_HOSTS+=("$ns")
         CLUSTER_ADDRS+=("$addr")
         CLUSTER_RACK+=("$r")
+        CLUSTER_POD+=("$((r * pods / racks))")
     done
 }
 
 cluster_load() {
-    local dir=${1:-}
+    local dir=${1:-} n
     if [[ -z $dir || ! -f $dir/env || ! -f $dir/netns ]]; then
         _cluster_error "'$dir' is not a cluster run directory (no env or netns file in it)"
         return 1
     fi
+    CLUSTER_RACKS="" CLUSTER_PODS="" CLUSTER_POD=()
     # shellcheck disable=SC1091
     . "$dir/env" || return 1
     CLUSTER_DIR=$dir
+    # A run directory from before pods: one pod, and the racks its hosts are in.
+    if [[ -z $CLUSTER_PODS ]]; then
+        CLUSTER_PODS=1 CLUSTER_RACKS=0
+        for n in "${!CLUSTER_HOSTS[@]}"; do
+            CLUSTER_POD[n]=0
+            ((CLUSTER_RACK[n] < CLUSTER_RACKS)) || CLUSTER_RACKS=$((CLUSTER_RACK[n] + 1))
+        done
+    fi
 }
 
 cluster_down() {
-    local dir=${1:-$CLUSTER_DIR} ns pids left="" tries names
+    local dir=${1:-$CLUSTER_DIR} ns pids more left="" tries names
     [[ -n $dir ]] || return 0
     if [[ ! -f $dir/netns ]]; then
         [[ -d $dir ]] && _cluster_error "'$dir' is not a cluster run directory (no netns file)"
@@ -259,17 +380,18 @@ cluster_down() {
     names=$(grep -E '^cl[0-9a-f]{6}-(fabric|h[0-9]+)$' "$dir/netns" | tac)
     # Whatever still runs inside the run's namespaces was started there by the run.
     for tries in 1 2 3 4 5 6 7 8 9 10; do
-        pids=""
+        pids=()
         for ns in $names; do
-            [[ -e /run/netns/$ns ]] && pids="$pids $(ip netns pids "$ns" 2>/dev/null)"
+            [[ -e /run/netns/$ns ]] || continue
+            mapfile -t more < <(ip netns pids "$ns" 2>/dev/null)
+            pids+=("${more[@]}")
         done
-        pids=$(echo $pids)
-        [[ -z $pids ]] && break
+        ((${#pids[@]} > 0)) || break
         if [[ $tries == 1 ]]; then
-            _cluster_error "ending processes left in the cluster: $pids"
-            kill -TERM $pids 2>/dev/null
+            _cluster_error "ending processes left in the cluster: ${pids[*]}"
+            kill -TERM "${pids[@]}" 2>/dev/null
         else
-            kill -KILL $pids 2>/dev/null
+            kill -KILL "${pids[@]}" 2>/dev/null
         fi
         sleep 0.2
     done
@@ -288,9 +410,12 @@ cluster_down() {
     rm -rf "$dir"
     if [[ $dir == "$CLUSTER_DIR" ]]; then
         CLUSTER_DIR=""
+        CLUSTER_RACKS=""
+        CLUSTER_PODS=""
         CLUSTER_HOSTS=()
         CLUSTER_ADDRS=()
         CLUSTER_RACK=()
+        CLUSTER_POD=()
     fi
 }
 
@@ -345,8 +470,53 @@ cluster_rawtcp() {
     return $status
 }
 
+# Every uplink interface in the fabric namespace (those the build makes, and any veth there
+# that is not a host's port) has a tbf root qdisc.
+_cluster_check_shaped() {
+    local fab=$CLUSTER_FABRIC id=$CLUSTER_ID ifs=() names name r p out bad=0 pods
+    if ((CLUSTER_RACKS > 1)); then
+        for ((r = 0; r < CLUSTER_RACKS; r++)); do
+            ifs+=("cl${id}up${r}r" "cl${id}up${r}s")
+        done
+    fi
+    if ((CLUSTER_PODS > 1)); then
+        for ((p = 0; p < CLUSTER_PODS; p++)); do
+            ifs+=("cl${id}pu${p}r" "cl${id}pu${p}s")
+        done
+    fi
+    if ! names=$(ip -n "$fab" -o link show type veth 2>&1); then
+        _cluster_error "cannot list the interfaces of $fab: $names"
+        return 1
+    fi
+    while read -r name; do
+        [[ -z $name || $name =~ ^cl${id}h[0-9]+$ || " ${ifs[*]} " == *" $name "* ]] ||
+            ifs+=("$name")
+    done < <(awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' <<<"$names")
+    for name in "${ifs[@]}"; do
+        if ! out=$(tc -n "$fab" qdisc show dev "$name" 2>&1); then
+            _cluster_error "uplink $name: no qdisc to show (tc -n $fab qdisc show dev $name: $out)"
+            bad=1
+        elif ! grep -q '^qdisc tbf [0-9a-f]*: root' <<<"$out"; then
+            # tc ends its lines with a space.
+            out=${out//$' \n'/$'\n'}
+            out=${out% }
+            _cluster_error "uplink $name is not shaped: it has no tbf root qdisc (tc -n $fab qdisc show dev $name: ${out:-nothing})"
+            bad=1
+        fi
+    done
+    ((bad == 0)) || return 1
+    if ((${#ifs[@]} == 0)); then
+        echo "cluster check: no uplink to check (one rack)"
+    else
+        pods=""
+        ((CLUSTER_PODS > 1)) && pods=", $CLUSTER_PODS pod uplinks"
+        echo "cluster check: all ${#ifs[@]} uplink interfaces have a tbf root qdisc" \
+            "($CLUSTER_RACKS rack uplinks$pods, both ends)"
+    fi
+}
+
 cluster_check() {
-    local n m pairs=0 out inrack cross a b c rate_mbs iters bad=0
+    local n m pairs=0 out inrack cross crosspod a b c d rate_mbs iters bad=0
     [[ -n $CLUSTER_DIR && ${#CLUSTER_HOSTS[@]} -gt 0 ]] || { _cluster_error "no cluster is up"; return 1; }
     # Every host reaches every other over TCP, through the rack bridge or across the spine.
     for n in "${!CLUSTER_HOSTS[@]}"; do
@@ -363,22 +533,60 @@ cluster_check() {
     done
     ((bad == 0)) || return 1
     echo "cluster check: TCP works between all $pairs ordered pairs of ${#CLUSTER_HOSTS[@]} hosts"
-    # Shaping: a stream between racks against one inside rack 0 (if there are two of each).
-    a="" b="" c=""
+    _cluster_check_shaped || return 1
+    # Shaping: a stream between racks against one inside rack 0 (if there are two of each), and
+    # with pods, one between pods.
+    a="" b="" c="" d=""
     for n in "${!CLUSTER_HOSTS[@]}"; do
         if [[ ${CLUSTER_RACK[n]} == 0 ]]; then
-            [[ -z $a ]] && a=$n || { [[ -z $b ]] && b=$n; }
+            if [[ -z $a ]]; then
+                a=$n
+            elif [[ -z $b ]]; then
+                b=$n
+            fi
         elif [[ -z $c ]]; then
             c=$n
         fi
+        [[ -z $d && ${CLUSTER_POD[n]} != 0 ]] && d=$n
     done
-    if [[ -z $b || -z $c ]]; then
-        echo "cluster check: no shaping check (it needs two hosts in rack 0 and a second rack)"
-        return 0
-    fi
     rate_mbs=$(awk -v b="$(_cluster_rate_bytes "$CLUSTER_UPLINK_RATE")" 'BEGIN { printf "%.2f", b / 1e6 }')
     # About one second across the uplink: windows of 64 x 64 KiB.
     iters=$(awk -v r="$rate_mbs" 'BEGIN { i = int(r / 4.2); print (i < 3 ? 3 : i) }')
+    if [[ -z $b || -z $c ]]; then
+        echo "cluster check: no shaping check${d:+ across racks} (it needs two hosts in rack 0 and a second rack)"
+    else
+        _cluster_check_racks "$a" "$b" "$c" "$rate_mbs" "$iters" || return 1
+    fi
+    [[ -n $d ]] || return 0
+    crosspod=$(cluster_rawtcp "${CLUSTER_HOSTS[a]}" "${CLUSTER_HOSTS[d]}" -t bw -m 65536:65536 \
+        -i "$iters" -x 1 | awk '$1 == 65536 { print $2 }') || return 1
+    if [[ -z $crosspod ]]; then
+        _cluster_error "the bandwidth run across pods printed no result"
+        return 1
+    fi
+    echo "cluster check: across pods ${CLUSTER_HOSTS[a]} -> ${CLUSTER_HOSTS[d]} $crosspod MB/s" \
+        "(pod ${CLUSTER_POD[a]} -> pod ${CLUSTER_POD[d]}: four uplinks of $CLUSTER_UPLINK_RATE = $rate_mbs MB/s)"
+    _cluster_at_rate "across pods" "$crosspod" "$rate_mbs"
+}
+
+# A stream WHERE ("across racks") of MBS MB/s went through uplinks of RATE_MBS: not faster
+# than them (they are shaped) and not under half their rate.
+_cluster_at_rate() {
+    local where=$1 mbs=$2 rate_mbs=$3
+    if ! awk -v x="$mbs" -v r="$rate_mbs" 'BEGIN { exit !(x <= 1.1 * r) }'; then
+        _cluster_error "the uplinks are not shaped: $mbs MB/s $where, above their rate ($rate_mbs MB/s)"
+        return 1
+    fi
+    if ! awk -v x="$mbs" -v r="$rate_mbs" 'BEGIN { exit !(x >= 0.5 * r) }'; then
+        _cluster_error "the uplinks deliver $mbs MB/s $where, under half their rate ($rate_mbs MB/s)"
+        return 1
+    fi
+}
+
+# A stream from host index A to B (rack 0) against one from A to C (another rack): slower
+# across racks, and at the uplink's rate RATE_MBS (ITERS windows: about a second).
+_cluster_check_racks() {
+    local a=$1 b=$2 c=$3 rate_mbs=$4 iters=$5 inrack cross
     inrack=$(cluster_rawtcp "${CLUSTER_HOSTS[a]}" "${CLUSTER_HOSTS[b]}" -t bw -m 65536:65536 \
         -i 20 -x 2 | awk '$1 == 65536 { print $2 }') || return 1
     cross=$(cluster_rawtcp "${CLUSTER_HOSTS[a]}" "${CLUSTER_HOSTS[c]}" -t bw -m 65536:65536 \
@@ -394,12 +602,5 @@ cluster_check() {
         _cluster_error "the uplink shaping is not visible: across racks ($cross MB/s) is not slower than in a rack ($inrack MB/s)"
         return 1
     fi
-    if ! awk -v x="$cross" -v r="$rate_mbs" 'BEGIN { exit !(x <= 1.1 * r) }'; then
-        _cluster_error "the uplink is not shaped: $cross MB/s across racks, above its rate ($rate_mbs MB/s)"
-        return 1
-    fi
-    if ! awk -v x="$cross" -v r="$rate_mbs" 'BEGIN { exit !(x >= 0.5 * r) }'; then
-        _cluster_error "the uplink delivers $cross MB/s, under half its rate ($rate_mbs MB/s)"
-        return 1
-    fi
+    _cluster_at_rate "across racks" "$cross" "$rate_mbs"
 }
