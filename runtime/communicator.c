@@ -18,7 +18,8 @@
 enum {
     COMMUNICATOR_WORLD_CONTEXT = 0,
     COMMUNICATOR_SELF_CONTEXT = 2,
-    COMMUNICATOR_FIRST_FREE = 4,
+    COMMUNICATOR_WORLD_HIER = 4, /* MPI_COMM_WORLD's hierarchy stages, 4 to 4 + 2 * (max - 1) */
+    COMMUNICATOR_FIRST_FREE = COMMUNICATOR_WORLD_HIER + 2 * COMM_HIER_MAX_STAGES,
     /* Derived communicators' handles are this plus their context: a handle is checked against
      * the table without touching memory it might not point to. */
     COMMUNICATOR_HANDLE_BASE = 0x10000,
@@ -149,6 +150,19 @@ static void communicator_free_coll_state(struct comm_communicator *c)
     }
     c->coll_state = NULL;
     c->coll_state_free = NULL;
+    if (c->hier_free != NULL) {
+        c->hier_free(c);
+    }
+    c->hier = NULL;
+    c->hier_free = NULL;
+}
+
+uint32_t comm_communicator_hier_context(const struct comm_communicator *comm, int stage)
+{
+    uint32_t base = comm->context_id == COMMUNICATOR_WORLD_CONTEXT ? COMMUNICATOR_WORLD_HIER
+                                                                   : comm->context_id + 2;
+
+    return base + 2 * (uint32_t)stage;
 }
 
 void comm_communicator_finalize_predefined(void)
@@ -196,8 +210,8 @@ uint32_t comm_communicator_next_context(void)
 
 void comm_communicator_reserve_context(uint32_t context)
 {
-    if (context + 2 > communicator_next) {
-        communicator_next = context + 2;
+    if (context + COMM_CONTEXT_SPAN > communicator_next) {
+        communicator_next = context + COMM_CONTEXT_SPAN;
     }
 }
 
@@ -261,9 +275,7 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
     c->errhandler = errhandler;
     comm_errhandler_retain(errhandler);
     communicator_by_ctx[slot] = c;
-    if (context + 2 > communicator_next) {
-        communicator_next = context + 2;
-    }
+    comm_communicator_reserve_context(context);
     *comm_out = c;
     return COMM_OK;
 }

@@ -46,6 +46,13 @@ struct comm_communicator {
      * and how to free it; called when the communicator is freed and at finalize. */
     void *coll_state;
     void (*coll_state_free)(struct comm_communicator *comm);
+    /* The hierarchy the hierarchical collectives run over (coll/hier owns it; built at the
+     * first one), and how to free it.  HIER_STAGE: this communicator is one of another's
+     * hierarchy stages, and never gets a hierarchy of its own. */
+    void *hier;
+    void (*hier_free)(struct comm_communicator *comm);
+    bool hier_stage;
+    unsigned coll_logged; /* collective families whose algorithm was logged here (bit each) */
     char name[MPI_MAX_OBJECT_NAME];
     /* The job's levels as this communicator's (local group's) members see them: LEVELS[0]
      * groups the ranks that share a host, LEVELS[1] a rack, and so on up the tree
@@ -99,6 +106,20 @@ void comm_communicator_park(uint32_t context, struct comm_unexpected *msg);
 
 /* Frees a communicator made by comm_communicator_create, and its context. */
 void comm_communicator_free(struct comm_communicator *comm);
+
+/*
+ * Contexts.  A communicator made on context C holds [C, C + COMM_CONTEXT_SPAN): C itself
+ * (+1 for collectives), C + 2 for an intercommunicator's local group, and the contexts of the
+ * hierarchy stages of C's communicator (and of that local group), so those stages need no
+ * agreement of their own: every member derives them.
+ */
+enum {
+    COMM_HIER_MAX_STAGES = 8,
+    COMM_CONTEXT_SPAN = 2 * COMM_HIER_MAX_STAGES + 4,
+};
+
+/* The context of hierarchy stage STAGE (0 to COMM_HIER_MAX_STAGES - 1) of COMM. */
+uint32_t comm_communicator_hier_context(const struct comm_communicator *comm, int stage);
 
 /* The lowest context this process has not used yet (even).  A new communicator takes the
  * largest of its members' values, so the context is new to every member. */

@@ -29,6 +29,14 @@ static const struct comm_setting topo_settings[] = {
      .default_value = "",
      .help = "file where rank 0 writes the tree the job uses, in comm's format",
      .audience = COMM_AUDIENCE_USER},
+    {.name = "COMM_TOPO_SPLIT_HOSTS",
+     .type = COMM_SETTING_INT,
+     .default_value = "1",
+     .min = 1,
+     .max = 1024,
+     .help = "test aid: communicators see each host as this many hosts (its ranks in blocks), "
+             "so the hierarchical collectives run on one machine",
+     .audience = COMM_AUDIENCE_DEVELOPER},
 };
 
 const struct comm_setting_table comm_topo_settings = {
@@ -46,6 +54,8 @@ static char **job_hosts;     /* the job's hosts, as the job map names them */
 static size_t job_nhosts;
 static long *job_rank_host;  /* per world rank: its index in job_hosts */
 static long job_size;
+static long *job_rank_part;  /* per world rank: its part of its host (COMM_TOPO_SPLIT_HOSTS) */
+static long job_split = 1;   /* COMM_TOPO_SPLIT_HOSTS */
 static int *job_host_switch; /* [level * job_nhosts + host]: its switch at LEVEL (>= 1), or -1 */
 
 /* Slurm's topology.conf for this job, in PATH (of LEN): false when there is none. */
@@ -230,6 +240,36 @@ static void job_topo_log_path(long me)
                   path[0] != '\0' ? path + 1 : " in no switch of the file");
 }
 
+/* COMM_TOPO_SPLIT_HOSTS=N: each host's ranks, in world-rank order, in N blocks. */
+static int job_topo_split_hosts(long size)
+{
+    long *count, *seen;
+    int rc = comm_config_get_int(&topo_settings[2], &job_split);
+
+    if (rc < 0 || job_split == 1) {
+        return rc;
+    }
+    job_rank_part = malloc((size_t)size * sizeof(*job_rank_part));
+    count = calloc(job_nhosts, sizeof(*count));
+    seen = calloc(job_nhosts, sizeof(*seen));
+    if (job_rank_part == NULL || count == NULL || seen == NULL) {
+        free(count);
+        free(seen);
+        return COMM_ERR_NOMEM;
+    }
+    for (long r = 0; r < size; r++) {
+        count[job_rank_host[r]]++;
+    }
+    for (long r = 0; r < size; r++) {
+        long h = job_rank_host[r];
+
+        job_rank_part[r] = seen[h]++ * job_split / count[h];
+    }
+    free(count);
+    free(seen);
+    return COMM_OK;
+}
+
 int comm_job_topo_map(long size, long rank, long local_rank)
 {
     int nlevels = job_topo != NULL ? job_topo->nlevels : 1;
@@ -241,6 +281,9 @@ int comm_job_topo_map(long size, long rank, long local_rank)
     }
     job_size = size;
     rc = comm_pmix_job_hosts(size, &job_hosts, &job_nhosts, job_rank_host);
+    if (rc == COMM_OK) {
+        rc = job_topo_split_hosts(size);
+    }
     if (rc < 0 || job_topo == NULL) {
         return rc;
     }
@@ -281,15 +324,20 @@ const char *comm_job_topo_level_name(int level)
 
 long comm_job_topo_key_bound(int level)
 {
-    return level == 0 || job_topo == NULL ? (long)job_nhosts
-                                          : (long)(job_topo->nswitches + job_nhosts);
+    if (level == 0) {
+        return (long)job_nhosts * job_split;
+    }
+    return job_topo == NULL ? (long)job_nhosts : (long)(job_topo->nswitches + job_nhosts);
 }
 
 long comm_job_topo_key(long world_rank, int level)
 {
     long host = job_rank_host[world_rank];
 
-    if (level == 0 || job_topo == NULL) {
+    if (level == 0) {
+        return job_rank_part == NULL ? host : host * job_split + job_rank_part[world_rank];
+    }
+    if (job_topo == NULL) {
         return host;
     }
     /* The highest switch at or below LEVEL: a path that skips LEVEL keeps the one below. */
@@ -335,5 +383,8 @@ void comm_job_topo_finalize(void)
     job_rank_host = NULL;
     free(job_host_switch);
     job_host_switch = NULL;
+    free(job_rank_part);
+    job_rank_part = NULL;
+    job_split = 1;
     job_size = 0;
 }

@@ -25,7 +25,7 @@
 
 #include <stdbool.h>
 
-/* COMM_TOPO_FILE, COMM_TOPO_DUMP_FILE. */
+/* COMM_TOPO_FILE, COMM_TOPO_DUMP_FILE, COMM_TOPO_SPLIT_HOSTS. */
 extern const struct comm_setting_table comm_topo_settings;
 
 /*
@@ -51,7 +51,7 @@ const char *comm_job_topo_level_name(int level);
 
 /*
  * WORLD_RANK's group key at LEVEL, in 0..comm_job_topo_key_bound(LEVEL)-1: ranks with one key
- * share the level.  At the host level, the host.  Above it, the rank's switch at that level; a
+ * share the level.  At the host level, the host (or its part, with COMM_TOPO_SPLIT_HOSTS).  Above it, the rank's switch at that level; a
  * path that skips the level keeps its switch from the level below, and a host the file does
  * not list is a group of its own at every level (the fallback to hosts only).
  */
