@@ -38,6 +38,8 @@ enum {
     COMM_COLL_POW2_ONLY = 1 << 1,        /* the communicator size must be a power of two */
     COMM_COLL_UNIFORM_ONLY = 1 << 2,     /* plain forms only (equal blocks, one type) */
     COMM_COLL_HOST_LOCAL_ONLY = 1 << 3,  /* every member on this host (comm->host_local) */
+    COMM_COLL_MULTI_HOST_ONLY = 1 << 4,  /* members on more than one host, and not itself a
+                                            hierarchy's stage (coll/hier/hier.h) */
 };
 
 typedef int (*comm_coll_barrier_fn)(struct comm_communicator *comm);

@@ -13,6 +13,7 @@
 #include "coll/bcast/bcast.h"
 #include "coll/coll.h"
 #include "coll/gather/gather.h"
+#include "coll/hier/hier.h"
 #include "coll/reduce/reduce.h"
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/scan/scan.h"
@@ -24,6 +25,7 @@
 #include "runtime/op.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,26 +70,26 @@ static const struct comm_setting coll_settings[] = {
     {.name = "COMM_COLL_BARRIER",
      .type = COMM_SETTING_STRING,
      .default_value = "auto",
-     .help = "barrier algorithm: auto, dissemination or shm",
+     .help = "barrier algorithm: auto, dissemination, shm or hier",
      .audience = COMM_AUDIENCE_TUNER,
      .check = coll_check_barrier},
     {.name = "COMM_COLL_BCAST",
      .type = COMM_SETTING_STRING,
      .default_value = "auto",
-     .help = "broadcast algorithm: auto, binomial, scatter_allgather, chain or shm",
+     .help = "broadcast algorithm: auto, binomial, scatter_allgather, chain, shm or hier",
      .audience = COMM_AUDIENCE_TUNER,
      .check = coll_check_bcast},
     {.name = "COMM_COLL_REDUCE",
      .type = COMM_SETTING_STRING,
      .default_value = "auto",
-     .help = "reduce algorithm: auto, binomial, reduce_scatter_gather or shm",
+     .help = "reduce algorithm: auto, binomial, reduce_scatter_gather, shm or hier",
      .audience = COMM_AUDIENCE_TUNER,
      .check = coll_check_reduce},
     {.name = "COMM_COLL_ALLREDUCE",
      .type = COMM_SETTING_STRING,
      .default_value = "auto",
-     .help = "allreduce algorithm: auto, recursive_doubling, reduce_bcast, rabenseifner, ring "
-             "or shm",
+     .help = "allreduce algorithm: auto, recursive_doubling, reduce_bcast, rabenseifner, ring, "
+             "shm or hier",
      .audience = COMM_AUDIENCE_TUNER,
      .check = coll_check_allreduce},
     {.name = "COMM_COLL_GATHER",
@@ -229,6 +231,10 @@ static const char *coll_refusal(const struct comm_coll_algorithm *a,
     if ((a->restrictions & COMM_COLL_HOST_LOCAL_ONLY) && !comm_coll_shm_allowed(call->comm)) {
         return "shared memory is off (COMM_SHM=0)";
     }
+    if ((a->restrictions & COMM_COLL_MULTI_HOST_ONLY) && !comm_coll_hier_applies(call->comm)) {
+        return call->comm->hier_stage ? "it runs the stages of a hierarchy itself"
+                                      : "it needs members on more than one host";
+    }
     return NULL;
 }
 
@@ -255,8 +261,8 @@ static int coll_forced_read(enum comm_coll_family family)
     return forced;
 }
 
-const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
-                                                   const struct comm_coll_call *call)
+static const struct comm_coll_algorithm *coll_select(enum comm_coll_family family,
+                                                     const struct comm_coll_call *call)
 {
     const struct coll_family *f = &coll_families[family];
     const struct comm_coll_algorithm *chosen = &f->algorithms[f->choose(call)];
@@ -278,6 +284,19 @@ const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
     comm_log_debug("coll", "%s=%s cannot serve this call (%s): %s serves it",
                    coll_settings[family].name, forced->name, why, chosen->name);
     return chosen;
+}
+
+const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
+                                                   const struct comm_coll_call *call)
+{
+    const struct comm_coll_algorithm *a = coll_select(family, call);
+
+    /* The communicator's first call of each family says what it runs (at info). */
+    if ((call->comm->coll_logged & (1u << family)) == 0) {
+        comm_coll_hier_log_choice((struct comm_communicator *)(uintptr_t)call->comm, family,
+                                  a->name);
+    }
+    return a;
 }
 
 const char *comm_coll_family_name(enum comm_coll_family family)
@@ -302,6 +321,7 @@ const char *comm_coll_restrictions_text(unsigned restrictions, char *buf, size_t
         {COMM_COLL_POW2_ONLY, "power-of-two sizes"},
         {COMM_COLL_UNIFORM_ONLY, "plain (non-v) calls"},
         {COMM_COLL_HOST_LOCAL_ONLY, "communicators within one host"},
+        {COMM_COLL_MULTI_HOST_ONLY, "communicators across hosts"},
     };
     size_t used = 0;
 

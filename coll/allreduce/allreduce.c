@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "coll/allreduce/allreduce.h"
+#include "coll/hier/hier.h"
 #include "coll/shm/coll_shm.h"
 #include "runtime/communicator.h"
 #include "runtime/op.h"
@@ -22,6 +23,7 @@ enum {
     ALLREDUCE_RABENSEIFNER,
     ALLREDUCE_RING,
     ALLREDUCE_SHM,
+    ALLREDUCE_HIER,
 };
 
 const struct comm_coll_algorithm comm_coll_allreduce_algorithms[] = {
@@ -38,6 +40,9 @@ const struct comm_coll_algorithm comm_coll_allreduce_algorithms[] = {
     [ALLREDUCE_SHM] = {.name = "shm",
                        .restrictions = COMM_COLL_HOST_LOCAL_ONLY,
                        .fn.allreduce = comm_coll_allreduce_shm},
+    [ALLREDUCE_HIER] = {.name = "hier",
+                        .restrictions = COMM_COLL_MULTI_HOST_ONLY | COMM_COLL_COMMUTATIVE_ONLY,
+                        .fn.allreduce = comm_coll_allreduce_hier},
 };
 
 const size_t comm_coll_allreduce_nalgorithms =
@@ -68,6 +73,10 @@ size_t comm_coll_allreduce_choose(const struct comm_coll_call *call)
     }
     if (size > 1 && comm_coll_shm_allowed(call->comm)) {
         return ALLREDUCE_SHM;
+    }
+    /* Across racks: each level's links carry the vector once up and once down (hier.h). */
+    if (call->op != NULL && call->op->commutative && comm_coll_hier_spans_switches(call->comm)) {
+        return ALLREDUCE_HIER;
     }
     /* Only recursive doubling keeps rank order among the fast ones. */
     if (size == 1 || call->op == NULL || !call->op->commutative) {

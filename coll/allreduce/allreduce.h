@@ -26,6 +26,11 @@ int comm_coll_allreduce_ring(const void *sbuf, void *rbuf, MPI_Count count,
 int comm_coll_allreduce_shm(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
                             struct comm_op *op, struct comm_communicator *comm);
 
+/* Communicators across hosts: over their hierarchy (coll/hier/hier.h). */
+int comm_coll_allreduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
+                             struct comm_datatype *dt, struct comm_op *op,
+                             struct comm_communicator *comm);
+
 extern const struct comm_coll_algorithm comm_coll_allreduce_algorithms[];
 extern const size_t comm_coll_allreduce_nalgorithms;
 

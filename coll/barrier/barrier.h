@@ -14,6 +14,9 @@ int comm_coll_barrier_dissemination(struct comm_communicator *comm);
 /* Host-local communicators; on others it is the dissemination barrier. */
 int comm_coll_barrier_shm(struct comm_communicator *comm);
 
+/* Communicators across hosts: over their hierarchy (coll/hier/hier.h). */
+int comm_coll_barrier_hier(struct comm_communicator *comm);
+
 extern const struct comm_coll_algorithm comm_coll_barrier_algorithms[];
 extern const size_t comm_coll_barrier_nalgorithms;
 

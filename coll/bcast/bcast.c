@@ -6,10 +6,11 @@
 #include "config.h"
 
 #include "coll/bcast/bcast.h"
+#include "coll/hier/hier.h"
 #include "coll/shm/coll_shm.h"
 #include "runtime/communicator.h"
 
-enum { BCAST_BINOMIAL, BCAST_SCATTER_ALLGATHER, BCAST_CHAIN, BCAST_SHM };
+enum { BCAST_BINOMIAL, BCAST_SCATTER_ALLGATHER, BCAST_CHAIN, BCAST_SHM, BCAST_HIER };
 
 /* Measured (2 ranks, one host): from 8 KiB the binomial tree's single read beats the shared
  * buffer's copy in and copy out (6 us against 31 us at 64 KiB). */
@@ -23,6 +24,9 @@ const struct comm_coll_algorithm comm_coll_bcast_algorithms[] = {
     [BCAST_SHM] = {.name = "shm",
                    .restrictions = COMM_COLL_HOST_LOCAL_ONLY,
                    .fn.bcast = comm_coll_bcast_shm},
+    [BCAST_HIER] = {.name = "hier",
+                    .restrictions = COMM_COLL_MULTI_HOST_ONLY,
+                    .fn.bcast = comm_coll_bcast_hier},
 };
 
 const size_t comm_coll_bcast_nalgorithms =
@@ -51,6 +55,10 @@ size_t comm_coll_bcast_choose(const struct comm_coll_call *call)
     if (size > 1 && comm_coll_shm_allowed(call->comm) &&
         (size > 2 || call->bytes < BCAST_PAIR_DIRECT)) {
         return BCAST_SHM;
+    }
+    /* Across racks, from a size: the message crosses each level's links once (hier.h). */
+    if (call->bytes >= COMM_COLL_HIER_BCAST_MIN && comm_coll_hier_spans_switches(call->comm)) {
+        return BCAST_HIER;
     }
     if (size <= 2 || call->bytes < BCAST_LONG) {
         return BCAST_BINOMIAL;

@@ -20,6 +20,10 @@ int comm_coll_bcast_chain(void *buf, MPI_Count count, struct comm_datatype *dt, 
 int comm_coll_bcast_shm(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
                         struct comm_communicator *comm);
 
+/* Communicators across hosts: over their hierarchy (coll/hier/hier.h). */
+int comm_coll_bcast_hier(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
+                         struct comm_communicator *comm);
+
 extern const struct comm_coll_algorithm comm_coll_bcast_algorithms[];
 extern const size_t comm_coll_bcast_nalgorithms;
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "coll/reduce/reduce.h"
+#include "coll/hier/hier.h"
 #include "coll/shm/coll_shm.h"
 #include "runtime/communicator.h"
 #include "runtime/op.h"
@@ -15,6 +16,7 @@ enum {
     REDUCE_BINOMIAL,
     REDUCE_REDUCE_SCATTER_GATHER,
     REDUCE_SHM,
+    REDUCE_HIER,
 };
 
 const struct comm_coll_algorithm comm_coll_reduce_algorithms[] = {
@@ -25,6 +27,9 @@ const struct comm_coll_algorithm comm_coll_reduce_algorithms[] = {
     [REDUCE_SHM] = {.name = "shm",
                     .restrictions = COMM_COLL_HOST_LOCAL_ONLY,
                     .fn.reduce = comm_coll_reduce_shm},
+    [REDUCE_HIER] = {.name = "hier",
+                     .restrictions = COMM_COLL_MULTI_HOST_ONLY | COMM_COLL_COMMUTATIVE_ONLY,
+                     .fn.reduce = comm_coll_reduce_hier},
 };
 
 const size_t comm_coll_reduce_nalgorithms =
@@ -50,6 +55,11 @@ size_t comm_coll_reduce_choose(const struct comm_coll_call *call)
     /* Within a host the shared buffer wins at every size, and keeps rank order. */
     if (size > 1 && comm_coll_shm_allowed(call->comm)) {
         return REDUCE_SHM;
+    }
+    /* Across racks, from a size: each level's links carry the vector once (hier.h). */
+    if (call->op != NULL && call->op->commutative && call->bytes >= COMM_COLL_HIER_REDUCE_MIN &&
+        comm_coll_hier_spans_switches(call->comm)) {
+        return REDUCE_HIER;
     }
     /* The binomial tree keeps rank order. */
     if (size == 1 || call->op == NULL || !call->op->commutative) {

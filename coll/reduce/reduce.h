@@ -20,6 +20,11 @@ int comm_coll_reduce_reduce_scatter_gather(const void *sbuf, void *rbuf, MPI_Cou
 int comm_coll_reduce_shm(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
                          struct comm_op *op, int root, struct comm_communicator *comm);
 
+/* Communicators across hosts: over their hierarchy (coll/hier/hier.h). */
+int comm_coll_reduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
+                          struct comm_datatype *dt, struct comm_op *op, int root,
+                          struct comm_communicator *comm);
+
 extern const struct comm_coll_algorithm comm_coll_reduce_algorithms[];
 extern const size_t comm_coll_reduce_nalgorithms;
 

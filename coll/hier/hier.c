@@ -1,0 +1,274 @@
+/*
+ * hier.c - a communicator's hierarchy (hier.h): the levels it keeps, and its stage
+ * communicators, made without messages at the first hierarchical collective.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/hier/hier.h"
+
+#include "runtime/datatype.h"
+#include "runtime/error.h"
+#include "runtime/job_topo.h"
+#include "runtime/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool comm_coll_hier_applies(const struct comm_communicator *comm)
+{
+    return !comm->hier_stage && !comm->inter && comm->nlevels > 0 &&
+           comm->levels[0].ngroups > 1;
+}
+
+bool comm_coll_hier_pays(const struct comm_communicator *comm)
+{
+    if (!comm_coll_hier_applies(comm)) {
+        return false;
+    }
+    if (comm->levels[0].ngroups < comm->size) {
+        return true; /* some host holds two ranks or more */
+    }
+    for (int l = 1; l < comm->nlevels; l++) {
+        if (comm->levels[l].ngroups < comm->levels[0].ngroups && comm->levels[l].ngroups > 1) {
+            return true; /* some group above the host holds two hosts or more */
+        }
+    }
+    return false;
+}
+
+bool comm_coll_hier_spans_switches(const struct comm_communicator *comm)
+{
+    if (!comm_coll_hier_applies(comm)) {
+        return false;
+    }
+    for (int l = 1; l < comm->nlevels; l++) {
+        if (comm->levels[l].ngroups < comm->levels[0].ngroups && comm->levels[l].ngroups > 1) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The job levels the hierarchy keeps (hier.h), into KEPT; returns how many. */
+static int hier_kept_levels(const struct comm_communicator *comm, int *kept)
+{
+    int n = 0;
+
+    for (int l = 0; l < comm->nlevels && n < COMM_HIER_MAX_STAGES - 1; l++) {
+        int groups = comm->levels[l].ngroups;
+
+        if (groups == 1) {
+            break;
+        }
+        if (n == 0 || groups < comm->levels[kept[n - 1]].ngroups) {
+            kept[n++] = l;
+        }
+    }
+    return n;
+}
+
+static void hier_free(struct comm_communicator *comm)
+{
+    struct comm_coll_hier *h = comm->hier;
+
+    for (int s = 0; h != NULL && s < h->nstages; s++) {
+        if (h->stage[s] != NULL) {
+            comm_communicator_free(h->stage[s]);
+        }
+    }
+    free(h);
+}
+
+int comm_coll_hier_leader(const struct comm_coll_hier *h, int s,
+                          const struct comm_communicator *comm, int rank)
+{
+    const struct comm_topo_groups *g;
+
+    if (h->level[s] < 0) {
+        return 0;
+    }
+    g = &comm->levels[h->level[s]];
+    return g->leader[g->group[rank]];
+}
+
+/* Whether RANK of COMM is a member of stage S (with the scope of my own stage S). */
+static bool hier_member(const struct comm_coll_hier *h, int s,
+                        const struct comm_communicator *comm, int rank)
+{
+    const struct comm_topo_groups *scope;
+
+    if (h->level[s] >= 0) {
+        scope = &comm->levels[h->level[s]];
+        if (scope->group[rank] != scope->group[comm->rank]) {
+            return false;
+        }
+    }
+    return s == 0 || comm_coll_hier_leader(h, s - 1, comm, rank) == rank;
+}
+
+/* Makes stage S's communicator, of which this rank is a member. */
+static int hier_make_stage(struct comm_coll_hier *h, int s, struct comm_communicator *comm)
+{
+    long *ranks = malloc((size_t)comm->size * sizeof(*ranks));
+    int n = 0, me = -1, rc;
+
+    if (ranks == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    for (int r = 0; r < comm->size; r++) {
+        if (hier_member(h, s, comm, r)) {
+            me = r == comm->rank ? n : me;
+            ranks[n++] = comm_communicator_world_rank(comm, r);
+        }
+    }
+    rc = comm_communicator_create(ranks, n, me, comm_communicator_hier_context(comm, s),
+                                  comm->errhandler, &h->stage[s]);
+    free(ranks);
+    if (rc == COMM_OK) {
+        h->stage[s]->hier_stage = true;
+        snprintf(h->stage[s]->name, sizeof(h->stage[s]->name), "stage %d of %.100s", s,
+                 comm->name[0] != '\0' ? comm->name : "a communicator");
+    }
+    return rc;
+}
+
+const struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm)
+{
+    struct comm_coll_hier *h;
+    int kept[COMM_HIER_MAX_STAGES], nkept;
+
+    if (comm->hier_free == hier_free) {
+        return comm->hier;
+    }
+    if (!comm_coll_hier_applies(comm) || comm->hier != NULL) {
+        return NULL;
+    }
+    h = calloc(1, sizeof(*h));
+    if (h == NULL) {
+        return NULL;
+    }
+    nkept = hier_kept_levels(comm, kept);
+    h->nstages = nkept + 1;
+    for (int s = 0; s < nkept; s++) {
+        h->level[s] = kept[s];
+    }
+    h->level[nkept] = -1;
+    comm->hier = h;
+    comm->hier_free = hier_free;
+    /* My stages: up to the first where I am not the leader. */
+    for (int s = 0; s < h->nstages; s++) {
+        if (hier_make_stage(h, s, comm) != COMM_OK) {
+            hier_free(comm);
+            comm->hier = NULL;
+            comm->hier_free = NULL;
+            return NULL;
+        }
+        h->top = s;
+        if (h->stage[s]->rank != 0) {
+            break;
+        }
+    }
+    return h;
+}
+
+int comm_coll_hier_stage_rank(const struct comm_coll_hier *h, int s,
+                              const struct comm_communicator *comm, int rank)
+{
+    const struct comm_communicator *stage = h->stage[s];
+    long world = comm_communicator_world_rank(comm, rank);
+
+    for (int r = 0; r < stage->size; r++) {
+        if (comm_communicator_world_rank(stage, r) == world) {
+            return r;
+        }
+    }
+    return -1;
+}
+
+/* ---- the flat collectives on a stage --------------------------------------------------- */
+
+static size_t hier_bytes(MPI_Count count, const struct comm_datatype *dt)
+{
+    return (size_t)count * (size_t)dt->size;
+}
+
+int comm_coll_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count,
+                          struct comm_datatype *dt, struct comm_op *op, int root,
+                          struct comm_communicator *stage)
+{
+    const struct comm_coll_call call = {
+        .comm = stage, .bytes = hier_bytes(count, dt), .op = op, .uniform = true};
+
+    if (stage->size == 1) {
+        return sbuf == rbuf ? MPI_SUCCESS : comm_coll_copy(sbuf, rbuf, count, dt);
+    }
+    return comm_coll_select(COMM_COLL_REDUCE, &call)
+        ->fn.reduce(sbuf, rbuf, count, dt, op, root, stage);
+}
+
+int comm_coll_hier_allreduce(const void *sbuf, void *rbuf, MPI_Count count,
+                             struct comm_datatype *dt, struct comm_op *op,
+                             struct comm_communicator *stage)
+{
+    const struct comm_coll_call call = {
+        .comm = stage, .bytes = hier_bytes(count, dt), .op = op, .uniform = true};
+
+    if (stage->size == 1) {
+        return sbuf == rbuf ? MPI_SUCCESS : comm_coll_copy(sbuf, rbuf, count, dt);
+    }
+    return comm_coll_select(COMM_COLL_ALLREDUCE, &call)
+        ->fn.allreduce(sbuf, rbuf, count, dt, op, stage);
+}
+
+int comm_coll_hier_bcast(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
+                         struct comm_communicator *stage)
+{
+    const struct comm_coll_call call = {
+        .comm = stage, .bytes = hier_bytes(count, dt), .uniform = true};
+
+    if (stage->size == 1) {
+        return MPI_SUCCESS;
+    }
+    return comm_coll_select(COMM_COLL_BCAST, &call)->fn.bcast(buf, count, dt, root, stage);
+}
+
+int comm_coll_hier_barrier(struct comm_communicator *stage)
+{
+    const struct comm_coll_call call = {.comm = stage};
+
+    if (stage->size == 1) {
+        return MPI_SUCCESS;
+    }
+    return comm_coll_select(COMM_COLL_BARRIER, &call)->fn.barrier(stage);
+}
+
+void comm_coll_hier_log_choice(struct comm_communicator *comm, enum comm_coll_family family,
+                               const char *algorithm)
+{
+    char levels[256] = "";
+    size_t used = 0;
+    const struct comm_coll_hier *h;
+
+    if ((comm->coll_logged & (1u << family)) != 0 || comm->hier_stage) {
+        return;
+    }
+    comm->coll_logged |= 1u << family;
+    if (!comm_log_is_enabled(COMM_LOG_INFO, "coll")) {
+        return;
+    }
+    h = strcmp(algorithm, "hier") == 0 ? comm_coll_hier_get(comm) : NULL;
+    /* The levels whose groups it combines, from the host up, then the whole communicator. */
+    for (int s = 0; h != NULL && s + 1 < h->nstages && used < sizeof(levels); s++) {
+        const struct comm_topo_groups *g = &comm->levels[h->level[s]];
+
+        used += (size_t)snprintf(levels + used, sizeof(levels) - used, "%s%s (%d groups)",
+                                 s == 0 ? " by " : ", ", comm_job_topo_level_name(h->level[s]),
+                                 g->ngroups);
+    }
+    comm_log_info("coll", "%s on %s (%d ranks): %s%s", comm_coll_family_name(family),
+                  comm->name[0] != '\0' ? comm->name : "a communicator", comm->size, algorithm,
+                  levels);
+}

@@ -1,0 +1,112 @@
+/*
+ * hier.h - the hierarchy a communicator's hierarchical collectives ("hier") run over.
+ *
+ * Layer: coll.
+ *
+ * The levels.  A communicator groups its ranks at each of the job's levels (comm->levels: the
+ * host, then every level of the topology file).  The hierarchy keeps the levels that matter to
+ * this communicator: the host level, then each higher level that has fewer groups than the one
+ * below it, up to the first level with a single group (the whole communicator), which needs no
+ * stage of its own.  A job without a topology file has the host level only.
+ *
+ * The stages, from the bottom: stage 0 is the ranks of my host (my group at the host level);
+ * stage i is the leaders of the groups of kept level i-1 that lie in my group of kept level i;
+ * the last stage is the leaders of the top kept level's groups, across the communicator.  A
+ * group's leader is its lowest rank, which leads every group it is the lowest of, so a rank
+ * takes part in the stages 0 to its "top": the first stage where it is not rank 0 (or the
+ * last).  Every stage communicator lists its members in the parent's rank order.
+ *
+ * Contexts: stage i uses comm_communicator_hier_context(comm, i), which every member derives
+ * from the parent's context: the stages are made, at the first hierarchical collective, with
+ * no message.  A stage communicator is marked hier_stage: its own collectives are flat.
+ *
+ * Ownership: the hierarchy lives in comm->hier until the communicator is freed.
+ */
+#ifndef COMM_COLL_HIER_H
+#define COMM_COLL_HIER_H
+
+#include <stdbool.h>
+
+#include "coll/coll.h"
+#include "runtime/communicator.h"
+
+struct comm_coll_hier {
+    int nstages;
+    /* Stage i's communicator, or NULL where this rank does not take part (above its top). */
+    struct comm_communicator *stage[COMM_HIER_MAX_STAGES];
+    /* The job level of stage i's scope: its members share a group of that level (the last
+     * stage's scope is the whole communicator: -1). */
+    int level[COMM_HIER_MAX_STAGES];
+    int top; /* this rank's top stage */
+};
+
+/*
+ * Whether COMM can run the hierarchical algorithms: it spans more than one host (at the host
+ * level, more than one group) and is not itself a hierarchy's stage.
+ */
+bool comm_coll_hier_applies(const struct comm_communicator *comm);
+
+/*
+ * Whether the hierarchical algorithms save crossings over the flat ones on COMM: it applies,
+ * and some host holds more than one of its ranks, or some group above the host holds more
+ * than one host.
+ */
+bool comm_coll_hier_pays(const struct comm_communicator *comm);
+
+/* Whether COMM spans more than one group at a level above the host (a topology file's rack,
+ * say) that holds more than one of its hosts: the links between those groups are the ones
+ * the hierarchy spares. */
+bool comm_coll_hier_spans_switches(const struct comm_communicator *comm);
+
+/*
+ * Where "auto" picks the hierarchical algorithms, measured on the simulated cluster (8 ranks
+ * on 4 hosts in 2 racks, uplinks shaped to 200 Mbit/s, ranks yielding as on 2 cores; see
+ * docs/performance.md): with a topology file, allreduce over the hierarchy wins at every
+ * size, up to 1.6x (4 MiB, ranks placed host by host) and 2x (1 MiB, round-robin); broadcast
+ * and reduce tie with the best flat tree from 64 KiB with ranks host by host and win up to 2.9x
+ * round-robin, but lose up to 1.3x at 8 B (their extra stages cost a latency each), hence
+ * their floor.  The barrier wins even with hosts only (1.15x to 1.45x).  With hosts only (no
+ * file), allreduce ties or loses to the flat ring and recursive doubling: auto keeps those.
+ */
+enum {
+    COMM_COLL_HIER_BCAST_MIN = 64 << 10,
+    COMM_COLL_HIER_REDUCE_MIN = 64 << 10,
+};
+
+/* COMM's hierarchy, made at the first call (no messages); NULL when out of memory. */
+const struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm);
+
+/* The rank, in stage S of COMM's hierarchy, of COMM's rank RANK (which must be a member). */
+int comm_coll_hier_stage_rank(const struct comm_coll_hier *h, int s,
+                              const struct comm_communicator *comm, int rank);
+
+/* The leader (a rank of COMM) of RANK's group at stage S's scope: rank 0 of that stage's
+ * communicator among RANK's fellows (0 for the last stage).  Stage S's member that stands for
+ * RANK is RANK at stage 0, else its leader at stage S - 1's scope. */
+int comm_coll_hier_leader(const struct comm_coll_hier *h, int s,
+                          const struct comm_communicator *comm, int rank);
+
+/* Tag of the hierarchical algorithms' own messages (relays, fan-in and fan-out) on a stage. */
+enum { COMM_COLL_TAG_HIER = 12 };
+
+/*
+ * The flat collectives on a stage: the algorithm its family picks there (or the one
+ * COMM_COLL_<OP> forces, when it can serve a stage).  A stage of one rank moves nothing (a
+ * reduction copies SBUF to RBUF when they differ).
+ */
+int comm_coll_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count,
+                          struct comm_datatype *dt, struct comm_op *op, int root,
+                          struct comm_communicator *stage);
+int comm_coll_hier_allreduce(const void *sbuf, void *rbuf, MPI_Count count,
+                             struct comm_datatype *dt, struct comm_op *op,
+                             struct comm_communicator *stage);
+int comm_coll_hier_bcast(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
+                         struct comm_communicator *stage);
+int comm_coll_hier_barrier(struct comm_communicator *stage);
+
+/* Says once per communicator and family, at info, which algorithm COMM's collective FAMILY
+ * uses, and for "hier" which levels. */
+void comm_coll_hier_log_choice(struct comm_communicator *comm, enum comm_coll_family family,
+                               const char *algorithm);
+
+#endif
