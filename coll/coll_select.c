@@ -130,6 +130,31 @@ static const struct comm_setting coll_settings[] = {
      .help = "prefix reduction algorithm (MPI_Scan, MPI_Exscan): auto or recursive_doubling",
      .audience = COMM_AUDIENCE_TUNER,
      .check = coll_check_scan},
+    /* The hierarchy's floors (coll/hier/hier.h), in the order of enum comm_coll_hier_floor. */
+    {.name = "COMM_COLL_HIER_ALLREDUCE_MIN",
+     .type = COMM_SETTING_INT,
+     .default_value = "0",
+     .min = 0,
+     .max = 1L << 40,
+     .help = "bytes from which auto runs allreduce over the hierarchy when a topology file "
+             "spans racks",
+     .audience = COMM_AUDIENCE_TUNER},
+    {.name = "COMM_COLL_HIER_BCAST_MIN",
+     .type = COMM_SETTING_INT,
+     .default_value = "65536",
+     .min = 0,
+     .max = 1L << 40,
+     .help = "bytes from which auto runs bcast over the hierarchy when a topology file spans "
+             "racks",
+     .audience = COMM_AUDIENCE_TUNER},
+    {.name = "COMM_COLL_HIER_REDUCE_MIN",
+     .type = COMM_SETTING_INT,
+     .default_value = "65536",
+     .min = 0,
+     .max = 1L << 40,
+     .help = "bytes from which auto runs reduce over the hierarchy when a topology file spans "
+             "racks",
+     .audience = COMM_AUDIENCE_TUNER},
 };
 
 const struct comm_setting_table comm_coll_settings = {
@@ -297,6 +322,23 @@ const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
                                   a->name);
     }
     return a;
+}
+
+/* The floors, read at their first use (the environment is fixed); -1: not read yet. */
+static _Atomic long coll_hier_floors[COMM_COLL_HIER_NFLOORS] = {-1, -1, -1};
+
+size_t comm_coll_hier_floor(enum comm_coll_hier_floor which)
+{
+    long v = atomic_load_explicit(&coll_hier_floors[which], memory_order_relaxed);
+
+    if (v < 0) {
+        /* Checked at MPI_Init with every setting: a malformed value never gets here. */
+        if (comm_config_get_int(&coll_settings[COMM_COLL_NFAMILIES + which], &v) < 0) {
+            v = 0;
+        }
+        atomic_store_explicit(&coll_hier_floors[which], v, memory_order_relaxed);
+    }
+    return (size_t)v;
 }
 
 const char *comm_coll_family_name(enum comm_coll_family family)

@@ -75,7 +75,9 @@ size_t comm_coll_allreduce_choose(const struct comm_coll_call *call)
         return ALLREDUCE_SHM;
     }
     /* Across racks: each level's links carry the vector once up and once down (hier.h). */
-    if (call->op != NULL && call->op->commutative && comm_coll_hier_spans_switches(call->comm)) {
+    if (call->op != NULL && call->op->commutative &&
+        call->bytes >= comm_coll_hier_floor(COMM_COLL_HIER_ALLREDUCE_FLOOR) &&
+        comm_coll_hier_spans_switches(call->comm)) {
         return ALLREDUCE_HIER;
     }
     /* Only recursive doubling keeps rank order among the fast ones. */

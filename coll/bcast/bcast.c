@@ -57,7 +57,8 @@ size_t comm_coll_bcast_choose(const struct comm_coll_call *call)
         return BCAST_SHM;
     }
     /* Across racks, from a size: the message crosses each level's links once (hier.h). */
-    if (call->bytes >= COMM_COLL_HIER_BCAST_MIN && comm_coll_hier_spans_switches(call->comm)) {
+    if (call->bytes >= comm_coll_hier_floor(COMM_COLL_HIER_BCAST_FLOOR) &&
+        comm_coll_hier_spans_switches(call->comm)) {
         return BCAST_HIER;
     }
     if (size <= 2 || call->bytes < BCAST_LONG) {

@@ -52,6 +52,12 @@ bool comm_coll_hier_spans_switches(const struct comm_communicator *comm)
     return false;
 }
 
+bool comm_coll_hier_chosen(enum comm_coll_family family, const struct comm_coll_call *call)
+{
+    return comm_coll_hier_applies(call->comm) &&
+           strcmp(comm_coll_select(family, call)->name, "hier") == 0;
+}
+
 /* The job levels the hierarchy keeps (hier.h), into KEPT; returns how many. */
 static int hier_kept_levels(const struct comm_communicator *comm, int *kept)
 {

@@ -58,8 +58,18 @@ bool comm_coll_hier_pays(const struct comm_communicator *comm);
  * the hierarchy spares. */
 bool comm_coll_hier_spans_switches(const struct comm_communicator *comm);
 
+/* The smallest call (bytes) "auto" sends over the hierarchy of a communicator that spans
+ * racks: COMM_COLL_HIER_<OP>_MIN, defaults below (coll_select.c owns the settings). */
+enum comm_coll_hier_floor {
+    COMM_COLL_HIER_ALLREDUCE_FLOOR,
+    COMM_COLL_HIER_BCAST_FLOOR,
+    COMM_COLL_HIER_REDUCE_FLOOR,
+    COMM_COLL_HIER_NFLOORS
+};
+size_t comm_coll_hier_floor(enum comm_coll_hier_floor which);
+
 /*
- * Where "auto" picks the hierarchical algorithms, measured on the simulated cluster (8 ranks
+ * Where "auto" picks the hierarchical algorithms (the settings' defaults), measured on the simulated cluster (8 ranks
  * on 4 hosts in 2 racks, uplinks shaped to 200 Mbit/s, ranks yielding as on 2 cores; see
  * docs/performance.md): with a topology file, allreduce over the hierarchy wins at every
  * size, up to 1.6x (4 MiB, ranks placed host by host) and 2x (1 MiB, round-robin); broadcast
@@ -68,10 +78,10 @@ bool comm_coll_hier_spans_switches(const struct comm_communicator *comm);
  * their floor.  The barrier wins even with hosts only (1.15x to 1.45x).  With hosts only (no
  * file), allreduce ties or loses to the flat ring and recursive doubling: auto keeps those.
  */
-enum {
-    COMM_COLL_HIER_BCAST_MIN = 64 << 10,
-    COMM_COLL_HIER_REDUCE_MIN = 64 << 10,
-};
+
+/* Whether a call's family would run "hier" (auto's choice, or forced): the nonblocking
+ * collectives follow the blocking ones' choice. */
+bool comm_coll_hier_chosen(enum comm_coll_family family, const struct comm_coll_call *call);
 
 /* COMM's hierarchy, made at the first call (no messages); NULL when out of memory. */
 const struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm);

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include "coll/hier/hier.h"
 #include "coll/nbc/nbc.h"
 #include "runtime/communicator.h"
 #include "runtime/datatype.h"
@@ -16,6 +17,9 @@ int comm_coll_ibarrier(struct comm_coll_sched *s)
     struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
     int size = comm->size, rank = comm->rank, err = MPI_SUCCESS;
 
+    if (comm_coll_hier_chosen(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = comm})) {
+        return comm_coll_ibarrier_hier(s);
+    }
     for (int dist = 1; dist < size && err == MPI_SUCCESS; dist <<= 1) {
         err = comm_coll_sched_send(s, NULL, 0, byte, (rank + dist) % size);
         if (err == MPI_SUCCESS) {

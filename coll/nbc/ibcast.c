@@ -6,7 +6,9 @@
  */
 #include "config.h"
 
+#include "coll/hier/hier.h"
 #include "coll/nbc/nbc.h"
+#include "runtime/datatype.h"
 #include "runtime/communicator.h"
 
 int comm_coll_ibcast(struct comm_coll_sched *s, void *buf, MPI_Count count,
@@ -14,7 +16,12 @@ int comm_coll_ibcast(struct comm_coll_sched *s, void *buf, MPI_Count count,
 {
     struct comm_communicator *comm = comm_coll_sched_comm(s);
     int size = comm->size, vrank = (comm->rank - root + size) % size, mask = 1, err;
+    const struct comm_coll_call call = {
+        .comm = comm, .bytes = (size_t)count * (size_t)dt->size, .uniform = true};
 
+    if (comm_coll_hier_chosen(COMM_COLL_BCAST, &call)) {
+        return comm_coll_ibcast_hier(s, buf, count, dt, root);
+    }
     while (mask < size) {
         if (vrank & mask) {
             err = comm_coll_sched_recv(s, buf, count, dt, (vrank - mask + root) % size);

@@ -13,7 +13,9 @@
  */
 #include "config.h"
 
+#include "coll/hier/hier.h"
 #include "coll/nbc/nbc.h"
+#include "runtime/datatype.h"
 #include "runtime/communicator.h"
 #include "runtime/op.h"
 
@@ -68,7 +70,16 @@ int comm_coll_ireduce(struct comm_coll_sched *s, const void *sbuf, void *rbuf, M
 int comm_coll_iallreduce(struct comm_coll_sched *s, const void *sbuf, void *rbuf, MPI_Count count,
                          struct comm_datatype *dt, struct comm_op *op)
 {
-    int err = comm_coll_ireduce(s, sbuf, rbuf, count, dt, op, 0);
+    const struct comm_coll_call call = {.comm = comm_coll_sched_comm(s),
+                                        .bytes = (size_t)count * (size_t)dt->size,
+                                        .op = op,
+                                        .uniform = true};
+    int err;
+
+    if (op->commutative && comm_coll_hier_chosen(COMM_COLL_ALLREDUCE, &call)) {
+        return comm_coll_iallreduce_hier(s, sbuf, rbuf, count, dt, op);
+    }
+    err = comm_coll_ireduce(s, sbuf, rbuf, count, dt, op, 0);
 
     return err == MPI_SUCCESS ? comm_coll_ibcast(s, rbuf, count, dt, 0) : err;
 }

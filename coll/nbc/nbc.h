@@ -12,6 +12,8 @@
  * Algorithms: barrier by dissemination, bcast by binomial tree, reduce by binomial tree (in
  * rank order for non-commutative operations), allreduce as reduce then bcast, and direct
  * exchanges for gather, scatter, allgather and alltoall (every message posted at once).
+ * Barrier, bcast and allreduce run over the communicator's hierarchy where the blocking call
+ * would (coll/hier/hier.h).
  */
 #ifndef COMM_COLL_NBC_H
 #define COMM_COLL_NBC_H
@@ -39,6 +41,14 @@ int comm_coll_iallgather(struct comm_coll_sched *s, const void *sbuf, MPI_Count 
 int comm_coll_ialltoall(struct comm_coll_sched *s, const void *sbuf, MPI_Count scount,
                         struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
                         struct comm_datatype *rdt);
+
+/* The hierarchical schedules (ihier.c), which the builders above take when the blocking
+ * collective of the same call would run "hier". */
+int comm_coll_ibarrier_hier(struct comm_coll_sched *s);
+int comm_coll_ibcast_hier(struct comm_coll_sched *s, void *buf, MPI_Count count,
+                          struct comm_datatype *dt, int root);
+int comm_coll_iallreduce_hier(struct comm_coll_sched *s, const void *sbuf, void *rbuf,
+                              MPI_Count count, struct comm_datatype *dt, struct comm_op *op);
 
 /* The address of block I of COUNT elements of DT from BUF. */
 static inline void *comm_coll_block(const void *buf, int i, MPI_Count count, MPI_Aint extent)

@@ -57,7 +57,8 @@ size_t comm_coll_reduce_choose(const struct comm_coll_call *call)
         return REDUCE_SHM;
     }
     /* Across racks, from a size: each level's links carry the vector once (hier.h). */
-    if (call->op != NULL && call->op->commutative && call->bytes >= COMM_COLL_HIER_REDUCE_MIN &&
+    if (call->op != NULL && call->op->commutative &&
+        call->bytes >= comm_coll_hier_floor(COMM_COLL_HIER_REDUCE_FLOOR) &&
         comm_coll_hier_spans_switches(call->comm)) {
         return REDUCE_HIER;
     }
