@@ -108,7 +108,7 @@ static const struct comm_setting coll_settings[] = {
      .type = COMM_SETTING_STRING,
      .default_value = "auto",
      .help = "allgather algorithm (MPI_Allgather, MPI_Allgatherv): auto, ring, "
-             "recursive_doubling or bruck",
+             "recursive_doubling, bruck or hier",
      .audience = COMM_AUDIENCE_TUNER,
      .check = coll_check_allgather},
     {.name = "COMM_COLL_ALLTOALL",

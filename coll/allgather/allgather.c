@@ -8,13 +8,17 @@
 #include "coll/allgather/allgather.h"
 #include "runtime/communicator.h"
 
-enum { ALLGATHER_RING, ALLGATHER_RECURSIVE_DOUBLING, ALLGATHER_BRUCK };
+enum { ALLGATHER_RING, ALLGATHER_RECURSIVE_DOUBLING, ALLGATHER_BRUCK, ALLGATHER_HIER };
 
 const struct comm_coll_algorithm comm_coll_allgather_algorithms[] = {
     [ALLGATHER_RING] = {.name = "ring", .fn.allgatherv = comm_coll_allgather_ring},
     [ALLGATHER_RECURSIVE_DOUBLING] = {.name = "recursive_doubling",
                                       .fn.allgatherv = comm_coll_allgather_recursive_doubling},
     [ALLGATHER_BRUCK] = {.name = "bruck", .fn.allgatherv = comm_coll_allgather_bruck},
+    /* Forced only, until measured against the flat ones (coll/hier/hier.h). */
+    [ALLGATHER_HIER] = {.name = "hier",
+                        .restrictions = COMM_COLL_MULTI_HOST_ONLY,
+                        .fn.allgatherv = comm_coll_allgather_hier},
 };
 
 const size_t comm_coll_allgather_nalgorithms =

@@ -22,6 +22,11 @@ int comm_coll_allgather_bruck(const void *sbuf, MPI_Count scount, struct comm_da
                               void *rbuf, const int *rcounts, const int *displs,
                               struct comm_datatype *rdt, struct comm_communicator *comm);
 
+/* Communicators across hosts: over their hierarchy (coll/hier/hier.h); the v form too. */
+int comm_coll_allgather_hier(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt,
+                             void *rbuf, const int *rcounts, const int *displs,
+                             struct comm_datatype *rdt, struct comm_communicator *comm);
+
 extern const struct comm_coll_algorithm comm_coll_allgather_algorithms[];
 extern const size_t comm_coll_allgather_nalgorithms;
 

@@ -1,0 +1,220 @@
+/*
+ * allgather_hier.c - allgather (and allgatherv) over the communicator's hierarchy
+ * (coll/hier/hier.h): every stage's leader collects the blocks of its members' subtrees, the
+ * top stage's members exchange their subtrees' blocks, and each stage's leader then hands the
+ * whole result down with one broadcast.  Each level's links carry every block once up (from
+ * where it was made) and the whole result once down.
+ *
+ * Blocks travel packed (a subtree's blocks one after another, in rank order) and land at their
+ * own places in the receive buffer, so the ranks of a host or rack need not be consecutive.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/allgather/allgather.h"
+#include "coll/hier/hier.h"
+#include "runtime/datatype.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+struct hier_ag {
+    struct comm_communicator *comm;
+    const struct comm_coll_hier *h;
+    void *rbuf;
+    const int *rcounts;
+    const int *displs;
+    struct comm_datatype *rdt;
+};
+
+/* Whether RANK is in the subtree that member M of stage S stands for (M's group at the scope
+ * of stage S - 1; at stage 0 M alone). */
+static bool ag_in_subtree(const struct hier_ag *a, int s, int m, int rank)
+{
+    return s == 0 ? rank == m : comm_coll_hier_leader(a->h, s - 1, a->comm, rank) == m;
+}
+
+/* Bytes of M's subtree, packed. */
+static size_t ag_subtree_bytes(const struct hier_ag *a, int s, int m)
+{
+    size_t bytes = 0;
+
+    for (int r = 0; r < a->comm->size; r++) {
+        if (ag_in_subtree(a, s, m, r)) {
+            bytes += (size_t)a->rcounts[r] * (size_t)a->rdt->size;
+        }
+    }
+    return bytes;
+}
+
+/* Packs (PACK) M's subtree's blocks from rbuf into BUF, or unpacks them from BUF into rbuf. */
+static void ag_subtree_move(const struct hier_ag *a, int s, int m, void *buf, bool pack)
+{
+    size_t at = 0;
+
+    for (int r = 0; r < a->comm->size; r++) {
+        if (ag_in_subtree(a, s, m, r)) {
+            char *block = (char *)a->rbuf + (MPI_Aint)a->displs[r] * a->rdt->extent;
+            size_t len = (size_t)a->rcounts[r] * (size_t)a->rdt->size;
+
+            if (pack) {
+                comm_datatype_pack(a->rdt, block, a->rcounts[r], 0, (char *)buf + at, len);
+            } else {
+                comm_datatype_unpack(a->rdt, block, a->rcounts[r], 0, (char *)buf + at, len);
+            }
+            at += len;
+        }
+    }
+}
+
+/* The comm rank of member I of my stage S. */
+static int ag_member(const struct hier_ag *a, int s, int i)
+{
+    long world = comm_communicator_world_rank(a->h->stage[s], i);
+    int r = 0;
+
+    while (comm_communicator_world_rank(a->comm, r) != world) {
+        r++;
+    }
+    return r;
+}
+
+/* The top stage: every member's subtree to every member (an allgatherv of packed bytes). */
+static int ag_top(const struct hier_ag *a, int s)
+{
+    struct comm_communicator *stage = a->h->stage[s];
+    struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
+    int n = stage->size;
+    int *counts = malloc((size_t)n * sizeof(int)), *offs = malloc((size_t)n * sizeof(int));
+    int *members = malloc((size_t)n * sizeof(int));
+    size_t total = 0;
+    char *packed = NULL;
+    int err = MPI_ERR_NO_MEM;
+
+    if (counts == NULL || offs == NULL || members == NULL) {
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        size_t bytes;
+
+        members[i] = ag_member(a, s, i);
+        bytes = ag_subtree_bytes(a, s, members[i]);
+        if (bytes > (size_t)INT32_MAX || total > (size_t)INT32_MAX - bytes) {
+            err = MPI_ERR_COUNT; /* past what one allgatherv of bytes can say */
+            goto out;
+        }
+        counts[i] = (int)bytes;
+        offs[i] = (int)total;
+        total += bytes;
+    }
+    packed = malloc(total > 0 ? total : 1);
+    if (packed == NULL) {
+        goto out;
+    }
+    ag_subtree_move(a, s, members[stage->rank], packed + offs[stage->rank], true);
+    {
+        const struct comm_coll_call call = {.comm = stage, .uniform = false};
+
+        err = comm_coll_select(COMM_COLL_ALLGATHER, &call)
+                  ->fn.allgatherv(NULL, 0, byte, packed, counts, offs, byte, stage);
+    }
+    for (int i = 0; err == MPI_SUCCESS && i < n; i++) {
+        if (i != stage->rank) {
+            ag_subtree_move(a, s, members[i], packed + offs[i], false);
+        }
+    }
+out:
+    free(packed);
+    free(counts);
+    free(offs);
+    free(members);
+    return err;
+}
+
+/* Every block of the result, packed in rank order into (PACK) or out of BUF. */
+static void ag_all_move(const struct hier_ag *a, void *buf, bool pack)
+{
+    size_t at = 0;
+
+    for (int r = 0; r < a->comm->size; r++) {
+        char *block = (char *)a->rbuf + (MPI_Aint)a->displs[r] * a->rdt->extent;
+        size_t len = (size_t)a->rcounts[r] * (size_t)a->rdt->size;
+
+        if (pack) {
+            comm_datatype_pack(a->rdt, block, a->rcounts[r], 0, (char *)buf + at, len);
+        } else {
+            comm_datatype_unpack(a->rdt, block, a->rcounts[r], 0, (char *)buf + at, len);
+        }
+        at += len;
+    }
+}
+
+int comm_coll_allgather_hier(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt,
+                             void *rbuf, const int *rcounts, const int *displs,
+                             struct comm_datatype *rdt, struct comm_communicator *comm)
+{
+    struct hier_ag a = {.comm = comm, .rbuf = rbuf, .rcounts = rcounts, .displs = displs,
+                        .rdt = rdt};
+    struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
+    int err = MPI_SUCCESS, top, last, down;
+    size_t room = 0;
+    void *tmp;
+
+    a.h = comm_coll_hier_get(comm);
+    if (a.h == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    top = a.h->top;
+    last = a.h->nstages - 1;
+    for (int r = 0; r < comm->size; r++) {
+        room += (size_t)rcounts[r] * (size_t)rdt->size;
+    }
+    tmp = malloc(room > 0 ? room : 1);
+    if (tmp == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    /* My own block into its place (sbuf NULL: MPI_IN_PLACE, it is there already). */
+    if (sbuf != NULL) {
+        size_t len = (size_t)scount * (size_t)sdt->size;
+
+        comm_datatype_pack(sdt, sbuf, scount, 0, tmp, len);
+        comm_datatype_unpack(rdt, (char *)rbuf + (MPI_Aint)displs[comm->rank] * rdt->extent,
+                             rcounts[comm->rank], 0, tmp, len);
+    }
+    /* Up: each stage where I lead collects its members' subtrees; at my top I hand mine up. */
+    for (int s = 0; s <= top && err == MPI_SUCCESS; s++) {
+        struct comm_communicator *stage = a.h->stage[s];
+
+        if (s == last) {
+            err = ag_top(&a, s);
+        } else if (stage->rank == 0) {
+            for (int i = 1; i < stage->size && err == MPI_SUCCESS; i++) {
+                int m = ag_member(&a, s, i);
+
+                err = comm_coll_recv(tmp, (MPI_Count)ag_subtree_bytes(&a, s, m), byte, i,
+                                     COMM_COLL_TAG_HIER, stage);
+                if (err == MPI_SUCCESS) {
+                    ag_subtree_move(&a, s, m, tmp, false);
+                }
+            }
+        } else {
+            ag_subtree_move(&a, s, comm->rank, tmp, true);
+            err = comm_coll_send(tmp, (MPI_Count)ag_subtree_bytes(&a, s, comm->rank), byte, 0,
+                                 COMM_COLL_TAG_HIER, stage);
+        }
+    }
+    /* Down: the whole result, packed once, from each stage's leader in one broadcast. */
+    down = top < last ? top : last - 1;
+    if (err == MPI_SUCCESS && top == last) {
+        ag_all_move(&a, tmp, true);
+    }
+    for (int s = down; s >= 0 && err == MPI_SUCCESS; s--) {
+        err = comm_coll_hier_bcast(tmp, (MPI_Count)room, byte, 0, a.h->stage[s]);
+        if (err == MPI_SUCCESS && s == top) {
+            ag_all_move(&a, tmp, false); /* received it here: into place */
+        }
+    }
+    free(tmp);
+    return err;
+}
