@@ -48,13 +48,14 @@ static size_t ag_subtree_bytes(const struct hier_ag *a, int s, int m)
     return bytes;
 }
 
-/* Packs (PACK) M's subtree's blocks from rbuf into BUF, or unpacks them from BUF into rbuf. */
-static void ag_subtree_move(const struct hier_ag *a, int s, int m, void *buf, bool pack)
+/* Packs (PACK) into BUF, or unpacks from it, the blocks of M's subtree at stage S (every
+ * rank's when S < 0), in rank order. */
+static void ag_move(const struct hier_ag *a, int s, int m, void *buf, bool pack)
 {
     size_t at = 0;
 
     for (int r = 0; r < a->comm->size; r++) {
-        if (ag_in_subtree(a, s, m, r)) {
+        if (s < 0 || ag_in_subtree(a, s, m, r)) {
             char *block = (char *)a->rbuf + (MPI_Aint)a->displs[r] * a->rdt->extent;
             size_t len = (size_t)a->rcounts[r] * (size_t)a->rdt->size;
 
@@ -112,7 +113,7 @@ static int ag_top(const struct hier_ag *a, int s)
     if (packed == NULL) {
         goto out;
     }
-    ag_subtree_move(a, s, members[stage->rank], packed + offs[stage->rank], true);
+    ag_move(a, s, members[stage->rank], packed + offs[stage->rank], true);
     {
         const struct comm_coll_call call = {.comm = stage, .uniform = false};
 
@@ -121,7 +122,7 @@ static int ag_top(const struct hier_ag *a, int s)
     }
     for (int i = 0; err == MPI_SUCCESS && i < n; i++) {
         if (i != stage->rank) {
-            ag_subtree_move(a, s, members[i], packed + offs[i], false);
+            ag_move(a, s, members[i], packed + offs[i], false);
         }
     }
 out:
@@ -130,24 +131,6 @@ out:
     free(offs);
     free(members);
     return err;
-}
-
-/* Every block of the result, packed in rank order into (PACK) or out of BUF. */
-static void ag_all_move(const struct hier_ag *a, void *buf, bool pack)
-{
-    size_t at = 0;
-
-    for (int r = 0; r < a->comm->size; r++) {
-        char *block = (char *)a->rbuf + (MPI_Aint)a->displs[r] * a->rdt->extent;
-        size_t len = (size_t)a->rcounts[r] * (size_t)a->rdt->size;
-
-        if (pack) {
-            comm_datatype_pack(a->rdt, block, a->rcounts[r], 0, (char *)buf + at, len);
-        } else {
-            comm_datatype_unpack(a->rdt, block, a->rcounts[r], 0, (char *)buf + at, len);
-        }
-        at += len;
-    }
 }
 
 int comm_coll_allgather_hier(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt,
@@ -195,11 +178,11 @@ int comm_coll_allgather_hier(const void *sbuf, MPI_Count scount, struct comm_dat
                 err = comm_coll_recv(tmp, (MPI_Count)ag_subtree_bytes(&a, s, m), byte, i,
                                      COMM_COLL_TAG_HIER, stage);
                 if (err == MPI_SUCCESS) {
-                    ag_subtree_move(&a, s, m, tmp, false);
+                    ag_move(&a, s, m, tmp, false);
                 }
             }
         } else {
-            ag_subtree_move(&a, s, comm->rank, tmp, true);
+            ag_move(&a, s, comm->rank, tmp, true);
             err = comm_coll_send(tmp, (MPI_Count)ag_subtree_bytes(&a, s, comm->rank), byte, 0,
                                  COMM_COLL_TAG_HIER, stage);
         }
@@ -207,12 +190,12 @@ int comm_coll_allgather_hier(const void *sbuf, MPI_Count scount, struct comm_dat
     /* Down: the whole result, packed once, from each stage's leader in one broadcast. */
     down = top < last ? top : last - 1;
     if (err == MPI_SUCCESS && top == last) {
-        ag_all_move(&a, tmp, true);
+        ag_move(&a, -1, 0, tmp, true);
     }
     for (int s = down; s >= 0 && err == MPI_SUCCESS; s--) {
         err = comm_coll_hier_bcast(tmp, (MPI_Count)room, byte, 0, a.h->stage[s]);
         if (err == MPI_SUCCESS && s == top) {
-            ag_all_move(&a, tmp, false); /* received it here: into place */
+            ag_move(&a, -1, 0, tmp, false); /* received it here: into place */
         }
     }
     free(tmp);
