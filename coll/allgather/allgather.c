@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "coll/allgather/allgather.h"
+#include "coll/hier/hier.h"
 #include "runtime/communicator.h"
 
 enum { ALLGATHER_RING, ALLGATHER_RECURSIVE_DOUBLING, ALLGATHER_BRUCK, ALLGATHER_HIER };
@@ -15,7 +16,6 @@ const struct comm_coll_algorithm comm_coll_allgather_algorithms[] = {
     [ALLGATHER_RECURSIVE_DOUBLING] = {.name = "recursive_doubling",
                                       .fn.allgatherv = comm_coll_allgather_recursive_doubling},
     [ALLGATHER_BRUCK] = {.name = "bruck", .fn.allgatherv = comm_coll_allgather_bruck},
-    /* Forced only, until measured against the flat ones (coll/hier/hier.h). */
     [ALLGATHER_HIER] = {.name = "hier",
                         .restrictions = COMM_COLL_MULTI_HOST_ONLY,
                         .fn.allgatherv = comm_coll_allgather_hier},
@@ -43,6 +43,10 @@ size_t comm_coll_allgather_choose(const struct comm_coll_call *call)
     int size = call->comm->size;
     size_t total = call->bytes * (size_t)size;
 
+    /* Across racks the hierarchy wins at every size measured (coll/hier/hier.h). */
+    if (comm_coll_hier_spans_switches(call->comm)) {
+        return ALLGATHER_HIER;
+    }
     if (!call->uniform) {
         return ALLGATHER_RING;
     }

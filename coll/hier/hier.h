@@ -75,7 +75,8 @@ size_t comm_coll_hier_floor(enum comm_coll_hier_floor which);
  * size, up to 1.6x (4 MiB, ranks placed host by host) and 2x (1 MiB, round-robin); broadcast
  * and reduce tie with the best flat tree from 64 KiB with ranks host by host and win up to 2.9x
  * round-robin, but lose up to 1.3x at 8 B (their extra stages cost a latency each), hence
- * their floor.  The barrier wins even with hosts only (1.15x to 1.45x).  With hosts only (no
+ * their floor.  Allgather wins from 1.25x (8 B) to 2x (8 KiB, round-robin), 1.18x the
+ * uplinks' limit at 512 KiB blocks.  The barrier wins even with hosts only (1.15x to 1.45x).  With hosts only (no
  * file), allreduce ties or loses to the flat ring and recursive doubling: auto keeps those.
  */
 
