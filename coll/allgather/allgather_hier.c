@@ -69,18 +69,6 @@ static void ag_move(const struct hier_ag *a, int s, int m, void *buf, bool pack)
     }
 }
 
-/* The comm rank of member I of my stage S. */
-static int ag_member(const struct hier_ag *a, int s, int i)
-{
-    long world = comm_communicator_world_rank(a->h->stage[s], i);
-    int r = 0;
-
-    while (comm_communicator_world_rank(a->comm, r) != world) {
-        r++;
-    }
-    return r;
-}
-
 /* The top stage: every member's subtree to every member (an allgatherv of packed bytes). */
 static int ag_top(const struct hier_ag *a, int s)
 {
@@ -88,18 +76,17 @@ static int ag_top(const struct hier_ag *a, int s)
     struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
     int n = stage->size;
     int *counts = malloc((size_t)n * sizeof(int)), *offs = malloc((size_t)n * sizeof(int));
-    int *members = malloc((size_t)n * sizeof(int));
+    const int *members = a->h->member[s];
     size_t total = 0;
     char *packed = NULL;
     int err = MPI_ERR_NO_MEM;
 
-    if (counts == NULL || offs == NULL || members == NULL) {
+    if (counts == NULL || offs == NULL) {
         goto out;
     }
     for (int i = 0; i < n; i++) {
         size_t bytes;
 
-        members[i] = ag_member(a, s, i);
         bytes = ag_subtree_bytes(a, s, members[i]);
         if (bytes > (size_t)INT32_MAX || total > (size_t)INT32_MAX - bytes) {
             err = MPI_ERR_COUNT; /* past what one allgatherv of bytes can say */
@@ -129,7 +116,6 @@ out:
     free(packed);
     free(counts);
     free(offs);
-    free(members);
     return err;
 }
 
@@ -173,7 +159,7 @@ int comm_coll_allgather_hier(const void *sbuf, MPI_Count scount, struct comm_dat
             err = ag_top(&a, s);
         } else if (stage->rank == 0) {
             for (int i = 1; i < stage->size && err == MPI_SUCCESS; i++) {
-                int m = ag_member(&a, s, i);
+                int m = a.h->member[s][i];
 
                 err = comm_coll_recv(tmp, (MPI_Count)ag_subtree_bytes(&a, s, m), byte, i,
                                      COMM_COLL_TAG_HIER, stage);

@@ -34,14 +34,14 @@ int comm_coll_bcast_hier(void *buf, MPI_Count count, struct comm_datatype *dt, i
         if (comm->rank == holder) {
             err = comm_coll_send(buf, count, dt, 0, COMM_COLL_TAG_HIER, h->stage[s]);
         } else {
-            err = comm_coll_recv(buf, count, dt, comm_coll_hier_stage_rank(h, s, comm, holder),
+            err = comm_coll_recv(buf, count, dt, comm_coll_hier_stage_rank(h, s, holder),
                                  COMM_COLL_TAG_HIER, h->stage[s]);
         }
     }
     if (err == MPI_SUCCESS && h->top == last) {
         int holder = last == 0 ? root : comm_coll_hier_leader(h, last - 1, comm, root);
 
-        err = comm_coll_hier_bcast(buf, count, dt, comm_coll_hier_stage_rank(h, last, comm, holder),
+        err = comm_coll_hier_bcast(buf, count, dt, comm_coll_hier_stage_rank(h, last, holder),
                                    h->stage[last]);
     }
     /* Down: every stage from its leader, which has the data by now. */

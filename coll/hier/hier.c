@@ -23,22 +23,6 @@ bool comm_coll_hier_applies(const struct comm_communicator *comm)
            comm->levels[0].ngroups > 1;
 }
 
-bool comm_coll_hier_pays(const struct comm_communicator *comm)
-{
-    if (!comm_coll_hier_applies(comm)) {
-        return false;
-    }
-    if (comm->levels[0].ngroups < comm->size) {
-        return true; /* some host holds two ranks or more */
-    }
-    for (int l = 1; l < comm->nlevels; l++) {
-        if (comm->levels[l].ngroups < comm->levels[0].ngroups && comm->levels[l].ngroups > 1) {
-            return true; /* some group above the host holds two hosts or more */
-        }
-    }
-    return false;
-}
-
 bool comm_coll_hier_spans_switches(const struct comm_communicator *comm)
 {
     if (!comm_coll_hier_applies(comm)) {
@@ -50,6 +34,12 @@ bool comm_coll_hier_spans_switches(const struct comm_communicator *comm)
         }
     }
     return false;
+}
+
+bool comm_coll_hier_pays(const struct comm_communicator *comm)
+{
+    return comm_coll_hier_applies(comm) &&
+           (comm->levels[0].ngroups < comm->size || comm_coll_hier_spans_switches(comm));
 }
 
 bool comm_coll_hier_chosen(enum comm_coll_family family, const struct comm_coll_call *call)
@@ -84,6 +74,7 @@ static void hier_free(struct comm_communicator *comm)
         if (h->stage[s] != NULL) {
             comm_communicator_free(h->stage[s]);
         }
+        free(h->member[s]);
     }
     free(h);
 }
@@ -121,12 +112,15 @@ static int hier_make_stage(struct comm_coll_hier *h, int s, struct comm_communic
     long *ranks = malloc((size_t)comm->size * sizeof(*ranks));
     int n = 0, me = -1, rc;
 
-    if (ranks == NULL) {
+    h->member[s] = malloc((size_t)comm->size * sizeof(*h->member[s]));
+    if (ranks == NULL || h->member[s] == NULL) {
+        free(ranks);
         return COMM_ERR_NOMEM;
     }
     for (int r = 0; r < comm->size; r++) {
         if (hier_member(h, s, comm, r)) {
             me = r == comm->rank ? n : me;
+            h->member[s][n] = r;
             ranks[n++] = comm_communicator_world_rank(comm, r);
         }
     }
@@ -149,7 +143,7 @@ const struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm)
     if (comm->hier_free == hier_free) {
         return comm->hier;
     }
-    if (!comm_coll_hier_applies(comm) || comm->hier != NULL) {
+    if (!comm_coll_hier_applies(comm)) {
         return NULL;
     }
     h = calloc(1, sizeof(*h));
@@ -180,15 +174,22 @@ const struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm)
     return h;
 }
 
-int comm_coll_hier_stage_rank(const struct comm_coll_hier *h, int s,
-                              const struct comm_communicator *comm, int rank)
+int comm_coll_hier_stage_rank(const struct comm_coll_hier *h, int s, int rank)
 {
-    const struct comm_communicator *stage = h->stage[s];
-    long world = comm_communicator_world_rank(comm, rank);
+    const int *m = h->member[s];
+    int lo = 0, hi = h->stage[s]->size - 1;
 
-    for (int r = 0; r < stage->size; r++) {
-        if (comm_communicator_world_rank(stage, r) == world) {
-            return r;
+    /* The members are in rank order. */
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+
+        if (m[mid] == rank) {
+            return mid;
+        }
+        if (m[mid] < rank) {
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
         }
     }
     return -1;

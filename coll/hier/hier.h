@@ -34,6 +34,8 @@ struct comm_coll_hier {
     int nstages;
     /* Stage i's communicator, or NULL where this rank does not take part (above its top). */
     struct comm_communicator *stage[COMM_HIER_MAX_STAGES];
+    /* Stage i's members as ranks of the communicator, in order (stage[i]->size of them). */
+    int *member[COMM_HIER_MAX_STAGES];
     /* The job level of stage i's scope: its members share a group of that level (the last
      * stage's scope is the whole communicator: -1). */
     int level[COMM_HIER_MAX_STAGES];
@@ -46,17 +48,16 @@ struct comm_coll_hier {
  */
 bool comm_coll_hier_applies(const struct comm_communicator *comm);
 
-/*
- * Whether the hierarchical algorithms save crossings over the flat ones on COMM: it applies,
- * and some host holds more than one of its ranks, or some group above the host holds more
- * than one host.
- */
-bool comm_coll_hier_pays(const struct comm_communicator *comm);
-
 /* Whether COMM spans more than one group at a level above the host (a topology file's rack,
  * say) that holds more than one of its hosts: the links between those groups are the ones
  * the hierarchy spares. */
 bool comm_coll_hier_spans_switches(const struct comm_communicator *comm);
+
+/*
+ * Whether the hierarchical algorithms save crossings over the flat ones on COMM: it applies,
+ * and some host holds more than one of its ranks, or it spans switches.
+ */
+bool comm_coll_hier_pays(const struct comm_communicator *comm);
 
 /* The smallest call (bytes) "auto" sends over the hierarchy of a communicator that spans
  * racks: COMM_COLL_HIER_<OP>_MIN, defaults below (coll_select.c owns the settings). */
@@ -87,9 +88,8 @@ bool comm_coll_hier_chosen(enum comm_coll_family family, const struct comm_coll_
 /* COMM's hierarchy, made at the first call (no messages); NULL when out of memory. */
 const struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm);
 
-/* The rank, in stage S of COMM's hierarchy, of COMM's rank RANK (which must be a member). */
-int comm_coll_hier_stage_rank(const struct comm_coll_hier *h, int s,
-                              const struct comm_communicator *comm, int rank);
+/* The rank, in stage S of the hierarchy H, of the communicator's rank RANK (a member). */
+int comm_coll_hier_stage_rank(const struct comm_coll_hier *h, int s, int rank);
 
 /* The leader (a rank of COMM) of RANK's group at stage S's scope: rank 0 of that stage's
  * communicator among RANK's fellows (0 for the last stage).  Stage S's member that stands for

@@ -44,7 +44,7 @@ int comm_coll_reduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
         if (top == last) {
             /* The top stage's member for the root's groups. */
             to = comm_coll_hier_stage_rank(
-                h, last, comm, last == 0 ? root : comm_coll_hier_leader(h, last - 1, comm, root));
+                h, last, last == 0 ? root : comm_coll_hier_leader(h, last - 1, comm, root));
         }
         err = comm_coll_hier_reduce(src, buf, count, dt, op, to, h->stage[top]);
     }
@@ -58,7 +58,7 @@ int comm_coll_reduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
             continue;
         }
         if (comm->rank == holder) {
-            err = comm_coll_send(buf, count, dt, comm_coll_hier_stage_rank(h, s, comm, target),
+            err = comm_coll_send(buf, count, dt, comm_coll_hier_stage_rank(h, s, target),
                                  COMM_COLL_TAG_HIER, h->stage[s]);
         } else {
             err = comm_coll_recv(buf, count, dt, 0, COMM_COLL_TAG_HIER, h->stage[s]);
