@@ -38,7 +38,9 @@ enum {
 
 static const char split_key[] = "mpi_hw_resource_type";
 
-/* One level a rank may be split by: a level of the job (JOB >= 0) or of hwloc (HW >= 0). */
+/* One level a rank may be split by: a level of the job (JOB >= 0), of hwloc (HW >= 0), or
+ * (both -1) the memory a host's ranks share: the host itself, as MPI_COMM_TYPE_SHARED sees
+ * it, whatever COMM_TOPO_SPLIT_HOSTS makes of the job's host level. */
 struct split_level {
     int job;
     int hw;
@@ -56,7 +58,7 @@ static bool split_find_level(const char *value, struct split_level *out)
     int hw = comm_topo_hw_find(value);
 
     if (strcmp(value, "mpi_shared_memory") == 0) {
-        *out = (struct split_level){.job = 0, .hw = -1};
+        *out = (struct split_level){.job = -1, .hw = -1};
         return true;
     }
     if (hw >= 0) {
@@ -76,15 +78,16 @@ static bool split_find_level(const char *value, struct split_level *out)
 static int64_t split_my_key(struct split_level level, long world_rank,
                             const struct comm_topo_hw_place *place)
 {
-    int64_t host = comm_job_topo_key(world_rank, 0);
+    /* The real host: hwloc's objects are the machine's. */
+    int64_t host = comm_runtime_job()->node_id;
 
-    if (level.job == 0) {
-        return host;
-    }
-    if (level.job > 0) {
+    if (level.job >= 0) {
         return comm_job_topo_placed(world_rank, level.job)
                    ? comm_job_topo_key(world_rank, level.job)
                    : -1;
+    }
+    if (level.hw < 0) {
+        return host;
     }
     if (place->index[level.hw] < 0) {
         return -1;
