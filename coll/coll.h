@@ -191,4 +191,11 @@ int comm_coll_copy(const void *src, void *dst, MPI_Count count, struct comm_data
 void *comm_coll_alloc_buffer(MPI_Count count, struct comm_datatype *dt, void **block_out);
 void comm_coll_free_buffer(void *block);
 
+/* COUNT elements of DT at BUF as packed bytes, for algorithms that cut a message by bytes
+ * (the ranks' type maps may differ, their bytes do not): BUF itself from its true lower bound
+ * when DT is contiguous (*PACKED_OUT NULL), else a buffer (*PACKED_OUT, free it), filled from
+ * BUF when PACK.  NULL when out of memory. */
+char *comm_coll_bytes(void *buf, MPI_Count count, struct comm_datatype *dt, bool pack,
+                      char **packed_out);
+
 #endif

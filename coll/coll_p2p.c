@@ -132,3 +132,19 @@ void comm_coll_free_buffer(void *block)
 {
     free(block);
 }
+
+char *comm_coll_bytes(void *buf, MPI_Count count, struct comm_datatype *dt, bool pack,
+                      char **packed_out)
+{
+    size_t n = (size_t)count * (size_t)dt->size;
+
+    *packed_out = NULL;
+    if (dt->contiguous) {
+        return (char *)buf + dt->true_lb;
+    }
+    *packed_out = malloc(n > 0 ? n : 1);
+    if (*packed_out != NULL && pack) {
+        comm_datatype_pack(dt, buf, count, 0, *packed_out, n);
+    }
+    return *packed_out;
+}

@@ -155,6 +155,15 @@ static const struct comm_setting coll_settings[] = {
      .help = "bytes from which auto runs reduce over the hierarchy when a topology file spans "
              "racks",
      .audience = COMM_AUDIENCE_TUNER},
+    {.name = "COMM_COLL_HIER_RAILS_MIN",
+     .type = COMM_SETTING_INT,
+     .default_value = "1048576",
+     .min = 0,
+     .max = 1L << 40,
+     .help = "bytes from which hier allreduce, bcast and reduce send every rank's slice across "
+             "the levels (the rails) instead of the leaders' whole vector, when every host "
+             "holds as many ranks",
+     .audience = COMM_AUDIENCE_TUNER},
 };
 
 const struct comm_setting_table comm_coll_settings = {
@@ -325,7 +334,7 @@ const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
 }
 
 /* The floors, read at their first use (the environment is fixed); -1: not read yet. */
-static _Atomic long coll_hier_floors[COMM_COLL_HIER_NFLOORS] = {-1, -1, -1};
+static _Atomic long coll_hier_floors[COMM_COLL_HIER_NFLOORS] = {-1, -1, -1, -1};
 
 size_t comm_coll_hier_floor(enum comm_coll_hier_floor which)
 {

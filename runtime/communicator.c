@@ -18,8 +18,8 @@
 enum {
     COMMUNICATOR_WORLD_CONTEXT = 0,
     COMMUNICATOR_SELF_CONTEXT = 2,
-    COMMUNICATOR_WORLD_HIER = 4, /* MPI_COMM_WORLD's hierarchy stages, 4 to 4 + 2 * (max - 1) */
-    COMMUNICATOR_FIRST_FREE = COMMUNICATOR_WORLD_HIER + 2 * COMM_HIER_MAX_STAGES,
+    COMMUNICATOR_WORLD_HIER = 4, /* MPI_COMM_WORLD's hierarchy, 4 to 4 + 2 * (slots - 1) */
+    COMMUNICATOR_FIRST_FREE = COMMUNICATOR_WORLD_HIER + 2 * COMM_HIER_CONTEXTS,
     /* Derived communicators' handles are this plus their context: a handle is checked against
      * the table without touching memory it might not point to. */
     COMMUNICATOR_HANDLE_BASE = 0x10000,
@@ -157,12 +157,12 @@ static void communicator_free_coll_state(struct comm_communicator *c)
     c->hier_free = NULL;
 }
 
-uint32_t comm_communicator_hier_context(const struct comm_communicator *comm, int stage)
+uint32_t comm_communicator_hier_context(const struct comm_communicator *comm, int slot)
 {
     uint32_t base = comm->context_id == COMMUNICATOR_WORLD_CONTEXT ? COMMUNICATOR_WORLD_HIER
                                                                    : comm->context_id + 2;
 
-    return base + 2 * (uint32_t)stage;
+    return base + 2 * (uint32_t)slot;
 }
 
 void comm_communicator_finalize_predefined(void)

@@ -110,16 +110,18 @@ void comm_communicator_free(struct comm_communicator *comm);
 /*
  * Contexts.  A communicator made on context C holds [C, C + COMM_CONTEXT_SPAN): C itself
  * (+1 for collectives), C + 2 for an intercommunicator's local group, and the contexts of the
- * hierarchy stages of C's communicator (and of that local group), so those stages need no
- * agreement of their own: every member derives them.
+ * hierarchy's communicators (its stages and its rails, coll/hier/hier.h) of C's communicator
+ * (and of that local group), so those need no agreement of their own: every member derives
+ * them.
  */
 enum {
     COMM_HIER_MAX_STAGES = 8,
-    COMM_CONTEXT_SPAN = 2 * COMM_HIER_MAX_STAGES + 4,
+    COMM_HIER_CONTEXTS = 2 * COMM_HIER_MAX_STAGES, /* the stages, then the rails */
+    COMM_CONTEXT_SPAN = 2 * COMM_HIER_CONTEXTS + 4,
 };
 
-/* The context of hierarchy stage STAGE (0 to COMM_HIER_MAX_STAGES - 1) of COMM. */
-uint32_t comm_communicator_hier_context(const struct comm_communicator *comm, int stage);
+/* The context of the hierarchy's communicator SLOT (0 to COMM_HIER_CONTEXTS - 1) of COMM. */
+uint32_t comm_communicator_hier_context(const struct comm_communicator *comm, int slot);
 
 /* The lowest context this process has not used yet (even).  A new communicator takes the
  * largest of its members' values, so the context is new to every member. */

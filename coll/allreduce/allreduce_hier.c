@@ -5,6 +5,14 @@
  * links once up and once down, whatever the placement of the ranks; inside a host the stages
  * use the shared-memory collectives.
  *
+ * Long vectors on a regular communicator (every host holds as many ranks; hier.h's rails) go
+ * over the rails instead: a reduce-scatter inside each host (rank i of a host ends with block
+ * i, by shared-memory reduces), a ring reduce-scatter of that block on each rail of the
+ * levels above but the last, a flat allreduce of the piece left on the last rail (the same
+ * piece's holders across the communicator), then the allgathers back down.  Every rank's
+ * links carry a share, and each group's uplink carries 2 n (R - 1) / R bytes over R groups of
+ * the top level, the least any algorithm can.
+ *
  * Layer: coll.  Commutative operations only: the stages combine partial results of groups,
  * not of consecutive ranks.
  */
@@ -12,6 +20,46 @@
 
 #include "coll/allreduce/allreduce.h"
 #include "coll/hier/hier.h"
+#include "runtime/datatype.h"
+
+/* Over the rails: my piece's first element and count at each rail, down, then back up. */
+static int allreduce_rails(const void *sbuf, void *rbuf, MPI_Count count,
+                           struct comm_datatype *dt, struct comm_op *op,
+                           const struct comm_coll_hier_rails *rails)
+{
+    MPI_Count first[COMM_HIER_MAX_STAGES], n[COMM_HIER_MAX_STAGES];
+    MPI_Count at = 0, len = count;
+    int last = rails->nrails - 1, err = MPI_SUCCESS, s;
+    const void *src = sbuf; /* my input, until the first step has combined it into RBUF */
+
+    for (s = 0; s < last && err == MPI_SUCCESS; s++) {
+        char *base = (char *)rbuf + at * dt->extent;
+
+        first[s] = at;
+        n[s] = len;
+        err = comm_coll_hier_rail_reduce_scatter(src == NULL ? NULL : (const char *)src +
+                                                                        at * dt->extent,
+                                                 base, len, dt, op, rails->rail[s], s == 0);
+        src = NULL;
+        if (err == MPI_SUCCESS) {
+            MPI_Count off, k;
+
+            comm_coll_hier_rail_block(len, rails->parts[s], rails->rail[s]->rank, &off, &k);
+            at += off;
+            len = k;
+        }
+    }
+    if (err == MPI_SUCCESS) {
+        char *piece = (char *)rbuf + at * dt->extent;
+
+        err = comm_coll_hier_allreduce(piece, piece, len, dt, op, rails->rail[last]);
+    }
+    for (s = last - 1; s >= 0 && err == MPI_SUCCESS; s--) {
+        err = comm_coll_hier_rail_allgather((char *)rbuf + first[s] * dt->extent, n[s], dt,
+                                            rails->rail[s], s == 0);
+    }
+    return err;
+}
 
 int comm_coll_allreduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
                              struct comm_datatype *dt, struct comm_op *op,
@@ -23,6 +71,9 @@ int comm_coll_allreduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
 
     if (h == NULL) {
         return MPI_ERR_NO_MEM;
+    }
+    if (comm_coll_hier_use_rails(comm, (size_t)count * (size_t)dt->size)) {
+        return allreduce_rails(sbuf, rbuf, count, dt, op, comm_coll_hier_rails_get(comm));
     }
     top = h->top;
     /* Up: every stage where this rank leads reduces into its buffer. */

@@ -5,12 +5,78 @@
  * level's links carry the message once per group; inside a host the stages use the
  * shared-memory broadcast.
  *
+ * Long messages on a regular communicator (hier.h's rails) go over the rails instead: the
+ * root's host scatters them (rank i of the host gets block i), each rail of the root's groups
+ * above scatters its block the same way, the last rail (the same piece's holders across the
+ * communicator) broadcasts each piece from the root's side, and allgathers rebuild the message
+ * on every rail, down to the shared-memory broadcasts of each host's blocks.  Every rank's
+ * links carry a share, and each group's uplink carries the message once.
+ *
  * Layer: coll.
  */
 #include "config.h"
 
 #include "coll/bcast/bcast.h"
 #include "coll/hier/hier.h"
+#include "runtime/datatype.h"
+
+#include <stdlib.h>
+
+static int bcast_rails(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
+                       struct comm_communicator *comm, const struct comm_coll_hier *h,
+                       const struct comm_coll_hier_rails *rails)
+{
+    MPI_Count first[COMM_HIER_MAX_STAGES], n[COMM_HIER_MAX_STAGES];
+    MPI_Count at = 0, len = count;
+    int last = rails->nrails - 1, err = MPI_SUCCESS, s;
+
+    for (s = 0; s < last && err == MPI_SUCCESS; s++) {
+        MPI_Count off, k;
+
+        first[s] = at;
+        n[s] = len;
+        /* In the root's group of this stage's scope, the root's side cuts its piece up. */
+        if (comm_coll_hier_in_my_scope(h, s, comm, root)) {
+            err = comm_coll_hier_rail_scatter((char *)buf + at * dt->extent, len, dt,
+                                              comm_coll_hier_rail_holder(h, rails, s, comm, root),
+                                              rails->rail[s]);
+        }
+        comm_coll_hier_rail_block(len, rails->parts[s], rails->rail[s]->rank, &off, &k);
+        at += off;
+        len = k;
+    }
+    if (err == MPI_SUCCESS) {
+        err = comm_coll_hier_bcast((char *)buf + at * dt->extent, len, dt,
+                                   comm_coll_hier_rail_holder(h, rails, last, comm, root),
+                                   rails->rail[last]);
+    }
+    for (s = last - 1; s >= 0 && err == MPI_SUCCESS; s--) {
+        err = comm_coll_hier_rail_allgather((char *)buf + first[s] * dt->extent, n[s], dt,
+                                            rails->rail[s], s == 0);
+    }
+    return err;
+}
+
+/* The rails cut the message as packed bytes: the ranks' type maps may differ (one element of
+ * 37 ints at the root, 37 ints elsewhere), the bytes do not. */
+static int bcast_rails_bytes(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
+                             struct comm_communicator *comm, const struct comm_coll_hier *h)
+{
+    size_t n = (size_t)count * (size_t)dt->size;
+    char *packed, *bytes = comm_coll_bytes(buf, count, dt, comm->rank == root, &packed);
+    int err;
+
+    if (bytes == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    err = bcast_rails(bytes, (MPI_Count)n, comm_datatype_lookup(MPI_BYTE), root, comm, h,
+                      comm_coll_hier_rails_get(comm));
+    if (err == MPI_SUCCESS && packed != NULL && comm->rank != root) {
+        comm_datatype_unpack(dt, buf, count, 0, packed, n);
+    }
+    free(packed);
+    return err;
+}
 
 int comm_coll_bcast_hier(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
                          struct comm_communicator *comm)
@@ -20,6 +86,9 @@ int comm_coll_bcast_hier(void *buf, MPI_Count count, struct comm_datatype *dt, i
 
     if (h == NULL) {
         return MPI_ERR_NO_MEM;
+    }
+    if (comm_coll_hier_use_rails(comm, (size_t)count * (size_t)dt->size)) {
+        return bcast_rails_bytes(buf, count, dt, root, comm, h);
     }
     last = h->nstages - 1;
     /* Up the root's path: at stage s the root's representative hands the data to the leader

@@ -120,23 +120,15 @@ int comm_coll_bcast_scatter_allgather(void *buf, MPI_Count count, struct comm_da
 {
     struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
     size_t n = (size_t)count * (size_t)dt->size, chunk;
-    char *bytes, *packed = NULL;
+    char *bytes, *packed;
     int err;
 
     if (n == 0 || comm->size == 1) {
         return MPI_SUCCESS;
     }
-    if (dt->contiguous) {
-        bytes = (char *)buf + dt->true_lb;
-    } else {
-        packed = malloc(n);
-        if (packed == NULL) {
-            return MPI_ERR_NO_MEM;
-        }
-        if (comm->rank == root) {
-            comm_datatype_pack(dt, buf, count, 0, packed, n);
-        }
-        bytes = packed;
+    bytes = comm_coll_bytes(buf, count, dt, comm->rank == root, &packed);
+    if (bytes == NULL) {
+        return MPI_ERR_NO_MEM;
     }
     chunk = (n + (size_t)comm->size - 1) / (size_t)comm->size;
     err = sa_scatter(bytes, n, chunk, byte, root, comm);

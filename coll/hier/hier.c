@@ -70,6 +70,9 @@ static void hier_free(struct comm_communicator *comm)
 {
     struct comm_coll_hier *h = comm->hier;
 
+    if (h != NULL) {
+        comm_coll_hier_rails_free(h->rails);
+    }
     for (int s = 0; h != NULL && s < h->nstages; s++) {
         if (h->stage[s] != NULL) {
             comm_communicator_free(h->stage[s]);
@@ -135,7 +138,7 @@ static int hier_make_stage(struct comm_coll_hier *h, int s, struct comm_communic
     return rc;
 }
 
-const struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm)
+struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm)
 {
     struct comm_coll_hier *h;
     int kept[COMM_HIER_MAX_STAGES], nkept;

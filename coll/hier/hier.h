@@ -40,7 +40,79 @@ struct comm_coll_hier {
      * stage's scope is the whole communicator: -1). */
     int level[COMM_HIER_MAX_STAGES];
     int top; /* this rank's top stage */
+    /* The rails (below), made at the first call that uses them; rails_checked says whether
+     * that was tried (rails stays NULL when the communicator is not regular). */
+    struct comm_coll_hier_rails *rails;
+    bool rails_checked;
 };
+
+/*
+ * The rails: the bandwidth-optimal composition for long vectors, where every rank of every
+ * host carries a slice across the levels above, instead of the leaders carrying all of it.
+ *
+ * Rail 0 is stage 0 (my host's ranks).  Rail s >= 1 is, within my group of stage s's scope
+ * (the whole communicator for the last), the ranks whose rank in each rail below is the same
+ * as mine: one per group of stage s - 1's scope.  A vector cut into rail 0's size blocks,
+ * rank i of my host holding block i, then block i cut into rail 1's size pieces, and so on,
+ * gives every rank of a rail the same piece to combine or pass on.  That needs the
+ * communicator to be regular: every host holds as many of its ranks, and at each stage every
+ * rail has as many members (a level's groups hold as many groups of the level below); when it
+ * is not, the algorithms keep the leaders.
+ *
+ * Bytes: an allreduce of n bytes over R groups of the top level with the rails sends, across
+ * each group's uplink, 2 n (R - 1) / R: the least any algorithm can (every rail of a group
+ * sends its piece once, to the ring of its fellows in the other groups).
+ */
+struct comm_coll_hier_rails {
+    int nrails;                                   /* h->nstages */
+    struct comm_communicator *rail[COMM_HIER_MAX_STAGES]; /* rail[0] is stage[0] */
+    int *member[COMM_HIER_MAX_STAGES];            /* rail s's members as communicator ranks */
+    int parts[COMM_HIER_MAX_STAGES];              /* rail s's size, the same on every rank */
+};
+
+/* COMM's rails (made at the first call: no messages), or NULL when the communicator is not
+ * regular (or out of memory).  Every rank of COMM gets the same answer. */
+const struct comm_coll_hier_rails *comm_coll_hier_rails_get(struct comm_communicator *comm);
+
+/* Frees RAILS (not rail 0: the hierarchy's stage 0). */
+void comm_coll_hier_rails_free(struct comm_coll_hier_rails *rails);
+
+/* Whether a call of BYTES on COMM goes over the rails: COMM is regular and BYTES reaches
+ * COMM_COLL_HIER_RAILS_MIN (the same on every rank for the uniform calls that ask). */
+bool comm_coll_hier_use_rails(struct comm_communicator *comm, size_t bytes);
+
+/* The rank in my rail S of the member that stands for RANK's group of stage S - 1's scope (in
+ * my group of stage S's scope): at rail 0, RANK itself (of my host). */
+int comm_coll_hier_rail_holder(const struct comm_coll_hier *h,
+                               const struct comm_coll_hier_rails *rails, int s,
+                               const struct comm_communicator *comm, int rank);
+
+/* Whether RANK of COMM shares my group of stage S's scope. */
+bool comm_coll_hier_in_my_scope(const struct comm_coll_hier *h, int s,
+                                const struct comm_communicator *comm, int rank);
+
+/* The steps on one rail of a vector of COUNT elements of DT at BUF (laid out by DT), cut into
+ * the rail's size blocks (coll_blocks.h's split): member i's block i.
+ * Reduce-scatter: on return my block of BUF is reduced over the rail (SRC, when not NULL and
+ * not BUF, is this rank's input, else BUF is); the rest of BUF is scratch.
+ * Allgather: every member's block to every member.
+ * IN_HOST (rail 0): the shared-memory collectives, one per block; else the ring.
+ * Scatter: member ROOT's blocks, one to each member (the others' BUF receives only its block).
+ * Gather: every member's block to member ROOT. */
+int comm_coll_hier_rail_reduce_scatter(const void *src, void *buf, MPI_Count count,
+                                       struct comm_datatype *dt, struct comm_op *op,
+                                       struct comm_communicator *rail, bool in_host);
+int comm_coll_hier_rail_allgather(void *buf, MPI_Count count, struct comm_datatype *dt,
+                                  struct comm_communicator *rail, bool in_host);
+int comm_coll_hier_rail_scatter(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
+                                struct comm_communicator *rail);
+int comm_coll_hier_rail_gather(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
+                               struct comm_communicator *rail);
+
+/* My block (first element and count) of COUNT elements cut among a rail of PARTS members of
+ * which I am member INDEX. */
+void comm_coll_hier_rail_block(MPI_Count count, int parts, int index, MPI_Count *first,
+                               MPI_Count *n);
 
 /*
  * Whether COMM can run the hierarchical algorithms: it spans more than one host (at the host
@@ -65,6 +137,7 @@ enum comm_coll_hier_floor {
     COMM_COLL_HIER_ALLREDUCE_FLOOR,
     COMM_COLL_HIER_BCAST_FLOOR,
     COMM_COLL_HIER_REDUCE_FLOOR,
+    COMM_COLL_HIER_RAILS_FLOOR, /* where hier takes the rails (regular communicators) */
     COMM_COLL_HIER_NFLOORS
 };
 size_t comm_coll_hier_floor(enum comm_coll_hier_floor which);
@@ -86,7 +159,7 @@ size_t comm_coll_hier_floor(enum comm_coll_hier_floor which);
 bool comm_coll_hier_chosen(enum comm_coll_family family, const struct comm_coll_call *call);
 
 /* COMM's hierarchy, made at the first call (no messages); NULL when out of memory. */
-const struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm);
+struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm);
 
 /* The rank, in stage S of the hierarchy H, of the communicator's rank RANK (a member). */
 int comm_coll_hier_stage_rank(const struct comm_coll_hier *h, int s, int rank);

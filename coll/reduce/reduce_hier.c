@@ -5,12 +5,59 @@
  * that member is not the root's own representative).  Leaders other than the root work in a
  * buffer of their own: the receive buffer means nothing at other ranks.
  *
+ * Long vectors on a regular communicator (hier.h's rails) go over the rails instead: the
+ * reduce-scatters of allreduce_hier up to the last rail, which reduces each piece to its
+ * member on the root's side, then gathers of the pieces on the rails of the root's groups,
+ * down to the root.  Each group's uplink carries the vector once.
+ *
  * Layer: coll.  Commutative operations only, like allreduce_hier.
  */
 #include "config.h"
 
 #include "coll/hier/hier.h"
+#include "runtime/datatype.h"
 #include "coll/reduce/reduce.h"
+
+static int reduce_rails(const void *sbuf, void *buf, MPI_Count count, struct comm_datatype *dt,
+                        struct comm_op *op, int root, struct comm_communicator *comm,
+                        const struct comm_coll_hier *h, const struct comm_coll_hier_rails *rails)
+{
+    MPI_Count first[COMM_HIER_MAX_STAGES], n[COMM_HIER_MAX_STAGES];
+    MPI_Count at = 0, len = count;
+    int last = rails->nrails - 1, err = MPI_SUCCESS, s;
+    const void *src = sbuf; /* my input, until the first step has combined it into BUF */
+
+    for (s = 0; s < last && err == MPI_SUCCESS; s++) {
+        MPI_Count off, k;
+
+        first[s] = at;
+        n[s] = len;
+        err = comm_coll_hier_rail_reduce_scatter(src == NULL ? NULL : (const char *)src +
+                                                                        at * dt->extent,
+                                                 (char *)buf + at * dt->extent, len, dt, op,
+                                                 rails->rail[s], s == 0);
+        src = NULL;
+        comm_coll_hier_rail_block(len, rails->parts[s], rails->rail[s]->rank, &off, &k);
+        at += off;
+        len = k;
+    }
+    if (err == MPI_SUCCESS) {
+        char *piece = (char *)buf + at * dt->extent;
+
+        err = comm_coll_hier_reduce(piece, piece, len, dt, op,
+                                    comm_coll_hier_rail_holder(h, rails, last, comm, root),
+                                    rails->rail[last]);
+    }
+    /* The pieces come together on the rails of the root's groups. */
+    for (s = last - 1; s >= 0 && err == MPI_SUCCESS; s--) {
+        if (comm_coll_hier_in_my_scope(h, s, comm, root)) {
+            err = comm_coll_hier_rail_gather((char *)buf + first[s] * dt->extent, n[s], dt,
+                                             comm_coll_hier_rail_holder(h, rails, s, comm, root),
+                                             rails->rail[s]);
+        }
+    }
+    return err;
+}
 
 int comm_coll_reduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
                           struct comm_datatype *dt, struct comm_op *op, int root,
@@ -26,6 +73,21 @@ int comm_coll_reduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
     }
     top = h->top;
     last = h->nstages - 1;
+    if (comm_coll_hier_use_rails(comm, (size_t)count * (size_t)dt->size)) {
+        /* Every rank works on the whole vector. */
+        if (buf == NULL) {
+            buf = comm_coll_alloc_buffer(count, dt, &block);
+            if (buf == NULL) {
+                return MPI_ERR_NO_MEM;
+            }
+        }
+        err = reduce_rails(sbuf, buf, count, dt, op, root, comm, h,
+                           comm_coll_hier_rails_get(comm));
+        if (block != NULL) {
+            comm_coll_free_buffer(block);
+        }
+        return err;
+    }
     /* A leader (every rank that receives partial results or relays the result is one) needs
      * room for them. */
     if (buf == NULL && top > 0) {
