@@ -28,20 +28,13 @@ struct hier_ag {
     struct comm_datatype *rdt;
 };
 
-/* Whether RANK is in the subtree that member M of stage S stands for (M's group at the scope
- * of stage S - 1; at stage 0 M alone). */
-static bool ag_in_subtree(const struct hier_ag *a, int s, int m, int rank)
-{
-    return s == 0 ? rank == m : comm_coll_hier_leader(a->h, s - 1, a->comm, rank) == m;
-}
-
 /* Bytes of M's subtree, packed. */
 static size_t ag_subtree_bytes(const struct hier_ag *a, int s, int m)
 {
     size_t bytes = 0;
 
     for (int r = 0; r < a->comm->size; r++) {
-        if (ag_in_subtree(a, s, m, r)) {
+        if (comm_coll_hier_in_subtree(a->h, s, a->comm, m, r)) {
             bytes += (size_t)a->rcounts[r] * (size_t)a->rdt->size;
         }
     }
@@ -55,7 +48,7 @@ static void ag_move(const struct hier_ag *a, int s, int m, void *buf, bool pack)
     size_t at = 0;
 
     for (int r = 0; r < a->comm->size; r++) {
-        if (s < 0 || ag_in_subtree(a, s, m, r)) {
+        if (s < 0 || comm_coll_hier_in_subtree(a->h, s, a->comm, m, r)) {
             char *block = (char *)a->rbuf + (MPI_Aint)a->displs[r] * a->rdt->extent;
             size_t len = (size_t)a->rcounts[r] * (size_t)a->rdt->size;
 

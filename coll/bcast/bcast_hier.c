@@ -82,7 +82,7 @@ int comm_coll_bcast_hier(void *buf, MPI_Count count, struct comm_datatype *dt, i
                          struct comm_communicator *comm)
 {
     const struct comm_coll_hier *h = comm_coll_hier_get(comm);
-    int err = MPI_SUCCESS, last;
+    int err, last;
 
     if (h == NULL) {
         return MPI_ERR_NO_MEM;
@@ -91,24 +91,9 @@ int comm_coll_bcast_hier(void *buf, MPI_Count count, struct comm_datatype *dt, i
         return bcast_rails_bytes(buf, count, dt, root, comm, h);
     }
     last = h->nstages - 1;
-    /* Up the root's path: at stage s the root's representative hands the data to the leader
-     * of the root's group, unless it is that leader. */
-    for (int s = 0; s < last && err == MPI_SUCCESS; s++) {
-        int holder = s == 0 ? root : comm_coll_hier_leader(h, s - 1, comm, root);
-        int target = comm_coll_hier_leader(h, s, comm, root);
-
-        if (holder == target || (comm->rank != holder && comm->rank != target)) {
-            continue;
-        }
-        if (comm->rank == holder) {
-            err = comm_coll_send(buf, count, dt, 0, COMM_COLL_TAG_HIER, h->stage[s]);
-        } else {
-            err = comm_coll_recv(buf, count, dt, comm_coll_hier_stage_rank(h, s, holder),
-                                 COMM_COLL_TAG_HIER, h->stage[s]);
-        }
-    }
+    err = comm_coll_hier_up_path(h, buf, count, dt, root, comm);
     if (err == MPI_SUCCESS && h->top == last) {
-        int holder = last == 0 ? root : comm_coll_hier_leader(h, last - 1, comm, root);
+        int holder = comm_coll_hier_rep(h, last, comm, root);
 
         err = comm_coll_hier_bcast(buf, count, dt, comm_coll_hier_stage_rank(h, last, holder),
                                    h->stage[last]);

@@ -8,13 +8,16 @@
 #include "coll/gather/gather.h"
 #include "runtime/communicator.h"
 
-enum { GATHER_LINEAR, GATHER_BINOMIAL };
+enum { GATHER_LINEAR, GATHER_BINOMIAL, GATHER_HIER };
 
 const struct comm_coll_algorithm comm_coll_gather_algorithms[] = {
     [GATHER_LINEAR] = {.name = "linear", .fn.gatherv = comm_coll_gather_linear},
     [GATHER_BINOMIAL] = {.name = "binomial",
                          .restrictions = COMM_COLL_UNIFORM_ONLY,
                          .fn.gatherv = comm_coll_gather_binomial},
+    [GATHER_HIER] = {.name = "hier",
+                     .restrictions = COMM_COLL_UNIFORM_ONLY | COMM_COLL_MULTI_HOST_ONLY,
+                     .fn.gatherv = comm_coll_gather_hier},
 };
 
 const size_t comm_coll_gather_nalgorithms =

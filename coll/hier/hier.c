@@ -198,6 +198,162 @@ int comm_coll_hier_stage_rank(const struct comm_coll_hier *h, int s, int rank)
     return -1;
 }
 
+int comm_coll_hier_rep(const struct comm_coll_hier *h, int s, const struct comm_communicator *comm,
+                       int rank)
+{
+    return s == 0 ? rank : comm_coll_hier_leader(h, s - 1, comm, rank);
+}
+
+bool comm_coll_hier_in_subtree(const struct comm_coll_hier *h, int s,
+                               const struct comm_communicator *comm, int m, int rank)
+{
+    return comm_coll_hier_rep(h, s, comm, rank) == m;
+}
+
+int comm_coll_hier_subtree_size(const struct comm_coll_hier *h, int s,
+                                const struct comm_communicator *comm, int m)
+{
+    int n = 0;
+
+    for (int r = 0; r < comm->size; r++) {
+        n += comm_coll_hier_in_subtree(h, s, comm, m, r) ? 1 : 0;
+    }
+    return n;
+}
+
+bool comm_coll_hier_on_path(const struct comm_coll_hier *h, const struct comm_communicator *comm,
+                            int root, int rank)
+{
+    for (int s = 0; s < h->nstages - 1; s++) {
+        if (comm_coll_hier_leader(h, s, comm, root) == rank) {
+            return true;
+        }
+    }
+    return rank == root;
+}
+
+int comm_coll_hier_runs(const struct comm_coll_hier *h, int s, const struct comm_communicator *comm,
+                        int *counts_out, int *offs_out, int *run_out)
+{
+    int n = h->stage[s]->size, first = h->member[s][0], total = 0;
+
+    for (int i = 0; i < n; i++) {
+        counts_out[i] = 0;
+    }
+    for (int r = 0; r < comm->size; r++) {
+        if (comm_coll_hier_in_subtree(h, s + 1, comm, first, r)) {
+            counts_out[comm_coll_hier_stage_rank(h, s, comm_coll_hier_rep(h, s, comm, r))]++;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        offs_out[i] = total;
+        total += counts_out[i];
+    }
+    /* OFFS_OUT serves as each run's cursor, then is put back. */
+    for (int r = 0, u = 0; r < comm->size; r++) {
+        if (comm_coll_hier_in_subtree(h, s + 1, comm, first, r)) {
+            run_out[u++] =
+                offs_out[comm_coll_hier_stage_rank(h, s, comm_coll_hier_rep(h, s, comm, r))]++;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        offs_out[i] -= counts_out[i];
+    }
+    return total;
+}
+
+int comm_coll_hier_blocks_init(struct comm_coll_hier_blocks *x, const struct comm_coll_hier *h,
+                               struct comm_communicator *comm, size_t b, int root)
+{
+    *x = (struct comm_coll_hier_blocks){.h = h, .comm = comm, .b = b, .held = 1};
+    x->room = comm_coll_hier_on_path(h, comm, root, comm->rank)
+                  ? (size_t)comm->size
+                  : (size_t)comm_coll_hier_subtree_size(h, h->top, comm, comm->rank);
+    x->packed = malloc(x->room * b);
+    x->counts = malloc(3 * (size_t)comm->size * sizeof(*x->counts));
+    if (x->packed == NULL || x->counts == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    x->offs = x->counts + comm->size;
+    x->run = x->offs + comm->size;
+    return MPI_SUCCESS;
+}
+
+void comm_coll_hier_blocks_free(struct comm_coll_hier_blocks *x)
+{
+    free(x->packed);
+    free(x->runs);
+    free(x->counts);
+}
+
+char *comm_coll_hier_blocks_layout(struct comm_coll_hier_blocks *x, int s, int *n_out)
+{
+    int n = comm_coll_hier_runs(x->h, s, x->comm, x->counts, x->offs, x->run);
+    bool in_order = true;
+
+    for (int u = 0; u < n; u++) {
+        in_order = in_order && x->run[u] == u;
+    }
+    *n_out = n;
+    if (in_order) {
+        return x->packed;
+    }
+    if (x->runs == NULL) {
+        x->runs = malloc(x->room * x->b);
+    }
+    return x->runs;
+}
+
+void comm_coll_hier_blocks_reorder(struct comm_coll_hier_blocks *x, int n, bool to_runs)
+{
+    for (int u = 0; u < n; u++) {
+        char *p = x->packed + (size_t)u * x->b, *r = x->runs + (size_t)x->run[u] * x->b;
+
+        memcpy(to_runs ? r : p, to_runs ? p : r, x->b);
+    }
+}
+
+/* Moves BUF one step along ROOT's path at stage S, from FROM to TO (ranks of COMM). */
+static int hier_step(const struct comm_coll_hier *h, int s, void *buf, MPI_Count count,
+                     struct comm_datatype *dt, int from, int to, struct comm_communicator *comm)
+{
+    if (from == to || (comm->rank != from && comm->rank != to)) {
+        return MPI_SUCCESS;
+    }
+    if (comm->rank == from) {
+        return comm_coll_send(buf, count, dt, comm_coll_hier_stage_rank(h, s, to),
+                              COMM_COLL_TAG_HIER, h->stage[s]);
+    }
+    return comm_coll_recv(buf, count, dt, comm_coll_hier_stage_rank(h, s, from), COMM_COLL_TAG_HIER,
+                          h->stage[s]);
+}
+
+int comm_coll_hier_up_path(const struct comm_coll_hier *h, void *buf, MPI_Count count,
+                           struct comm_datatype *dt, int root, struct comm_communicator *comm)
+{
+    int err = MPI_SUCCESS;
+
+    /* At stage s the root's representative hands the data to the leader of the root's group. */
+    for (int s = 0; s < h->nstages - 1 && err == MPI_SUCCESS; s++) {
+        err = hier_step(h, s, buf, count, dt, comm_coll_hier_rep(h, s, comm, root),
+                        comm_coll_hier_leader(h, s, comm, root), comm);
+    }
+    return err;
+}
+
+int comm_coll_hier_down_path(const struct comm_coll_hier *h, void *buf, MPI_Count count,
+                             struct comm_datatype *dt, int root, struct comm_communicator *comm)
+{
+    int err = MPI_SUCCESS;
+
+    /* At stage s the leader of the root's group hands it to the root's representative. */
+    for (int s = h->nstages - 2; s >= 0 && err == MPI_SUCCESS; s--) {
+        err = hier_step(h, s, buf, count, dt, comm_coll_hier_leader(h, s, comm, root),
+                        comm_coll_hier_rep(h, s, comm, root), comm);
+    }
+    return err;
+}
+
 /* ---- the flat collectives on a stage --------------------------------------------------- */
 
 static size_t hier_bytes(MPI_Count count, const struct comm_datatype *dt)

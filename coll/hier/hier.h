@@ -170,6 +170,76 @@ int comm_coll_hier_stage_rank(const struct comm_coll_hier *h, int s, int rank);
 int comm_coll_hier_leader(const struct comm_coll_hier *h, int s,
                           const struct comm_communicator *comm, int rank);
 
+/* Stage S's member that stands for RANK: RANK itself at stage 0, else RANK's leader at stage
+ * S - 1's scope. */
+int comm_coll_hier_rep(const struct comm_coll_hier *h, int s, const struct comm_communicator *comm,
+                       int rank);
+
+/* Whether member M of stage S stands for RANK: the ranks it stands for (its "subtree") are M
+ * alone at stage 0, else M's group at stage S - 1's scope.  S may be h->nstages: then member
+ * 0 of that stage (M = 0) stands for every rank. */
+bool comm_coll_hier_in_subtree(const struct comm_coll_hier *h, int s,
+                               const struct comm_communicator *comm, int m, int rank);
+
+/* How many ranks member M of stage S stands for. */
+int comm_coll_hier_subtree_size(const struct comm_coll_hier *h, int s,
+                                const struct comm_communicator *comm, int m);
+
+/* Whether RANK is on ROOT's path to the top: ROOT, or the leader of one of ROOT's groups below
+ * the last stage's scope (the ranks that comm_coll_hier_up_path and _down_path pass data
+ * through). */
+bool comm_coll_hier_on_path(const struct comm_coll_hier *h, const struct comm_communicator *comm,
+                            int root, int rank);
+
+/*
+ * How the blocks of stage S's members' subtrees lie when they travel member by member, each
+ * member's in rank order (the "runs"), against the rank order of all of them (the subtree of
+ * the stage's member 0 at stage S + 1: the whole communicator at the last stage).  Fills, for
+ * the stage's member i, COUNTS_OUT[i] (how many ranks it stands for) and OFFS_OUT[i] (where its
+ * run starts, in blocks), and for the u-th of all those ranks in rank order RUN_OUT[u] (its
+ * place in the runs).  Returns how many ranks there are.  This rank must take part in stage S.
+ */
+int comm_coll_hier_runs(const struct comm_coll_hier *h, int s, const struct comm_communicator *comm,
+                        int *counts_out, int *offs_out, int *run_out);
+
+/*
+ * The blocks of a rooted gather or scatter over the hierarchy at one rank (gather_hier.c,
+ * scatter_hier.c), every rank's block B bytes: PACKED holds those of the ranks this rank
+ * holds, in rank order (HELD of them; room for every rank's on ROOT's path, else for its top
+ * stage's subtree); RUNS the same member by member (comm_coll_hier_runs) where a stage's ranks
+ * interleave, made at need.  The caller owns it: comm_coll_hier_blocks_init, then
+ * comm_coll_hier_blocks_free (also after a failed init).
+ */
+struct comm_coll_hier_blocks {
+    const struct comm_coll_hier *h;
+    struct comm_communicator *comm;
+    size_t b, room;
+    char *packed, *runs;
+    int held;
+    int *counts, *offs, *run; /* comm_coll_hier_runs, for one stage */
+};
+int comm_coll_hier_blocks_init(struct comm_coll_hier_blocks *x, const struct comm_coll_hier *h,
+                               struct comm_communicator *comm, size_t b, int root);
+void comm_coll_hier_blocks_free(struct comm_coll_hier_blocks *x);
+
+/* Lays out stage S's runs (this rank takes part in it) for N_OUT ranks: returns where the runs
+ * lie, PACKED itself when their order is the rank order, else RUNS; NULL when out of memory. */
+char *comm_coll_hier_blocks_layout(struct comm_coll_hier_blocks *x, int s, int *n_out);
+
+/* Copies the N ranks' blocks of the stage last laid out from PACKED to RUNS (TO_RUNS), or back. */
+void comm_coll_hier_blocks_reorder(struct comm_coll_hier_blocks *x, int n, bool to_runs);
+
+/*
+ * The rooted collectives' path between the top and ROOT: BUF (COUNT elements of DT) goes from
+ * ROOT up to the last stage's member for ROOT's groups (comm_coll_hier_up_path), or from that
+ * member down to ROOT (comm_coll_hier_down_path), one message per stage where the two ends
+ * differ.  Ranks off the path return at once.  Statuses: MPI_SUCCESS or an MPI error code.
+ */
+int comm_coll_hier_up_path(const struct comm_coll_hier *h, void *buf, MPI_Count count,
+                           struct comm_datatype *dt, int root, struct comm_communicator *comm);
+int comm_coll_hier_down_path(const struct comm_coll_hier *h, void *buf, MPI_Count count,
+                             struct comm_datatype *dt, int root, struct comm_communicator *comm);
+
 /* Tag of the hierarchical algorithms' own messages (relays, fan-in and fan-out) on a stage. */
 enum { COMM_COLL_TAG_HIER = 12 };
 

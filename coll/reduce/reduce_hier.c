@@ -105,26 +105,14 @@ int comm_coll_reduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
 
         if (top == last) {
             /* The top stage's member for the root's groups. */
-            to = comm_coll_hier_stage_rank(
-                h, last, last == 0 ? root : comm_coll_hier_leader(h, last - 1, comm, root));
+            to = comm_coll_hier_stage_rank(h, last, comm_coll_hier_rep(h, last, comm, root));
         }
         err = comm_coll_hier_reduce(src, buf, count, dt, op, to, h->stage[top]);
     }
-    /* Down the root's path: stage s's leader of the root's group hands the result to the
-     * root's representative at stage s (the root itself at stage 0). */
-    for (int s = last - 1; s >= 0 && err == MPI_SUCCESS; s--) {
-        int holder = comm_coll_hier_leader(h, s, comm, root);
-        int target = s == 0 ? root : comm_coll_hier_leader(h, s - 1, comm, root);
-
-        if (holder == target || (comm->rank != holder && comm->rank != target)) {
-            continue;
-        }
-        if (comm->rank == holder) {
-            err = comm_coll_send(buf, count, dt, comm_coll_hier_stage_rank(h, s, target),
-                                 COMM_COLL_TAG_HIER, h->stage[s]);
-        } else {
-            err = comm_coll_recv(buf, count, dt, 0, COMM_COLL_TAG_HIER, h->stage[s]);
-        }
+    /* Down the root's path (one message per stage where the root's representative is not
+     * its group's leader). */
+    if (err == MPI_SUCCESS) {
+        err = comm_coll_hier_down_path(h, buf, count, dt, root, comm);
     }
     if (block != NULL) {
         comm_coll_free_buffer(block);

@@ -14,6 +14,7 @@ enum {
     REDUCE_SCATTER_REDUCE_SCATTERV,
     REDUCE_SCATTER_RECURSIVE_HALVING,
     REDUCE_SCATTER_RING,
+    REDUCE_SCATTER_HIER,
 };
 
 const struct comm_coll_algorithm comm_coll_reduce_scatter_algorithms[] = {
@@ -27,6 +28,9 @@ const struct comm_coll_algorithm comm_coll_reduce_scatter_algorithms[] = {
     [REDUCE_SCATTER_RING] = {.name = "ring",
                              .restrictions = COMM_COLL_COMMUTATIVE_ONLY,
                              .fn.reduce_scatter = comm_coll_reduce_scatter_ring},
+    [REDUCE_SCATTER_HIER] = {.name = "hier",
+                             .restrictions = COMM_COLL_COMMUTATIVE_ONLY | COMM_COLL_MULTI_HOST_ONLY,
+                             .fn.reduce_scatter = comm_coll_reduce_scatter_hier},
 };
 
 const size_t comm_coll_reduce_scatter_nalgorithms =

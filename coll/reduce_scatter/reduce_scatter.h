@@ -19,6 +19,9 @@ int comm_coll_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf, con
 int comm_coll_reduce_scatter_ring(const void *sbuf, void *rbuf, const int *rcounts,
                                   struct comm_datatype *dt, struct comm_op *op,
                                   struct comm_communicator *comm);
+int comm_coll_reduce_scatter_hier(const void *sbuf, void *rbuf, const int *rcounts,
+                                  struct comm_datatype *dt, struct comm_op *op,
+                                  struct comm_communicator *comm);
 
 extern const struct comm_coll_algorithm comm_coll_reduce_scatter_algorithms[];
 extern const size_t comm_coll_reduce_scatter_nalgorithms;

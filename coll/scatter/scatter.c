@@ -8,13 +8,16 @@
 #include "coll/scatter/scatter.h"
 #include "runtime/communicator.h"
 
-enum { SCATTER_LINEAR, SCATTER_BINOMIAL };
+enum { SCATTER_LINEAR, SCATTER_BINOMIAL, SCATTER_HIER };
 
 const struct comm_coll_algorithm comm_coll_scatter_algorithms[] = {
     [SCATTER_LINEAR] = {.name = "linear", .fn.scatterv = comm_coll_scatter_linear},
     [SCATTER_BINOMIAL] = {.name = "binomial",
                           .restrictions = COMM_COLL_UNIFORM_ONLY,
                           .fn.scatterv = comm_coll_scatter_binomial},
+    [SCATTER_HIER] = {.name = "hier",
+                      .restrictions = COMM_COLL_UNIFORM_ONLY | COMM_COLL_MULTI_HOST_ONLY,
+                      .fn.scatterv = comm_coll_scatter_hier},
 };
 
 const size_t comm_coll_scatter_nalgorithms =

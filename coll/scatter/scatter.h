@@ -16,6 +16,9 @@ int comm_coll_scatter_linear(const void *sbuf, const int *scounts, const int *di
 int comm_coll_scatter_binomial(const void *sbuf, const int *scounts, const int *displs,
                                struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
                                struct comm_datatype *rdt, int root, struct comm_communicator *comm);
+int comm_coll_scatter_hier(const void *sbuf, const int *scounts, const int *displs,
+                           struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
+                           struct comm_datatype *rdt, int root, struct comm_communicator *comm);
 
 extern const struct comm_coll_algorithm comm_coll_scatter_algorithms[];
 extern const size_t comm_coll_scatter_nalgorithms;

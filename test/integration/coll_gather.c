@@ -1,9 +1,11 @@
 /*
  * coll_gather.c - integration test of MPI_Gather and MPI_Gatherv: every root (the 1 MiB
- * case from the first, middle and last root), counts 0, 1, 37 and about 1 MiB in all, with int,
- * double and a strided vector type, with and without MPI_IN_PLACE at the root; Gatherv with
- * uneven (some empty) blocks stored in reverse rank order with gaps that must stay untouched;
- * senders using a contiguous type of the same signature as the root's receive type.
+ * case from the first, middle and last root), on MPI_COMM_WORLD, on split halves with reversed
+ * ranks and on all ranks dealt round-robin (neighbours apart), counts 0, 1, 37 and about 1 MiB
+ * in all, with int, double and a strided vector type, with and without MPI_IN_PLACE at the
+ * root; Gatherv with uneven (some empty) blocks stored in reverse rank order with gaps that
+ * must stay untouched; senders using a contiguous type of the same signature as the root's
+ * receive type.
  *
  * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
  * guarantees.  Any number of ranks >= 1.  Prints "coll_gather R: ok" per rank, or
@@ -27,27 +29,31 @@ static int rank, size;
 
 static const long counts[] = {0, 1, 37, -1}; /* -1: about 1 MiB in all */
 
-static void test_gather(int t, long c, int root, int in_place)
+static void test_gather(MPI_Comm comm, int t, long c, int root, int in_place)
 {
     const char *what = in_place ? "gather in place" : "gather";
     void *sbuf = tbuf(t, c, SFILL), *rbuf = NULL;
-    long total = c * size;
+    int me, n;
+    long total;
 
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    total = c * n;
     for (long i = 0; i < c; i++) {
-        put(sbuf, t, i, val(rank, root, i));
+        put(sbuf, t, i, val(me, root, i));
     }
-    if (rank == root) {
+    if (me == root) {
         rbuf = tbuf(t, total + 1, RFILL);
         if (in_place) {
             for (long i = 0; i < c; i++) {
-                put(rbuf, t, rank * c + i, val(rank, root, i));
+                put(rbuf, t, me * c + i, val(me, root, i));
             }
         }
     }
-    CHECK_MPI(MPI_Gather(in_place && rank == root ? MPI_IN_PLACE : sbuf, (int)c, types[t], rbuf,
-                         (int)c, types[t], root, MPI_COMM_WORLD));
-    if (rank == root) {
-        for (int r = 0; r < size; r++) {
+    CHECK_MPI(MPI_Gather(in_place && me == root ? MPI_IN_PLACE : sbuf, (int)c, types[t], rbuf,
+                         (int)c, types[t], root, comm));
+    if (me == root) {
+        for (int r = 0; r < n; r++) {
             for (long i = 0; i < c; i++) {
                 expect_elem(rbuf, t, r * c + i, val(r, root, i), what, __LINE__);
             }
@@ -58,31 +64,35 @@ static void test_gather(int t, long c, int root, int in_place)
     free(rbuf);
 }
 
-static void test_gatherv(int t, long c, int root, int in_place)
+static void test_gatherv(MPI_Comm comm, int t, long c, int root, int in_place)
 {
     const char *what = in_place ? "gatherv in place" : "gatherv";
-    int *rcounts = malloc(sizeof(int) * (size_t)size), *displs = malloc(sizeof(int) * (size_t)size);
+    int me, n, *rcounts, *displs;
     long total;
     void *sbuf, *rbuf = NULL;
 
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    rcounts = malloc(sizeof(int) * (size_t)n);
+    displs = malloc(sizeof(int) * (size_t)n);
     CHECK(rcounts != NULL && displs != NULL);
-    total = vlayout(size, c, rcounts, displs);
-    sbuf = tbuf(t, vcount(rank, c), SFILL);
-    for (long i = 0; i < vcount(rank, c); i++) {
-        put(sbuf, t, i, val(rank, root, i));
+    total = vlayout(n, c, rcounts, displs);
+    sbuf = tbuf(t, vcount(me, c), SFILL);
+    for (long i = 0; i < vcount(me, c); i++) {
+        put(sbuf, t, i, val(me, root, i));
     }
-    if (rank == root) {
+    if (me == root) {
         rbuf = tbuf(t, total, RFILL);
         if (in_place) {
-            for (long i = 0; i < rcounts[rank]; i++) {
-                put(rbuf, t, displs[rank] + i, val(rank, root, i));
+            for (long i = 0; i < rcounts[me]; i++) {
+                put(rbuf, t, displs[me] + i, val(me, root, i));
             }
         }
     }
-    CHECK_MPI(MPI_Gatherv(in_place && rank == root ? MPI_IN_PLACE : sbuf, vcount(rank, c), types[t],
-                          rbuf, rcounts, displs, types[t], root, MPI_COMM_WORLD));
-    if (rank == root) {
-        for (int r = 0; r < size; r++) {
+    CHECK_MPI(MPI_Gatherv(in_place && me == root ? MPI_IN_PLACE : sbuf, vcount(me, c), types[t],
+                          rbuf, rcounts, displs, types[t], root, comm));
+    if (me == root) {
+        for (int r = 0; r < n; r++) {
             for (long i = 0; i < rcounts[r]; i++) {
                 expect_elem(rbuf, t, displs[r] + i, val(r, root, i), what, __LINE__);
             }
@@ -120,6 +130,29 @@ static void test_mixed_types(void)
     free(rbuf);
 }
 
+/* Every case on COMM, from every root (the 1 MiB ones from the first, middle and last). */
+static void test_all(MPI_Comm comm)
+{
+    int n;
+
+    MPI_Comm_size(comm, &n);
+    for (int t = 0; t < NTYPES; t++) {
+        for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+            long c = counts[k] < 0 ? big_count(t, n) : counts[k];
+
+            for (int root = 0; root < n; root++) {
+                if (counts[k] < 0 && !big_root(root, n)) {
+                    continue;
+                }
+                for (int in_place = 0; in_place < 2; in_place++) {
+                    test_gather(comm, t, c, root, in_place);
+                    test_gatherv(comm, t, c, root, in_place);
+                }
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -127,21 +160,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     types_init();
 
-    for (int t = 0; t < NTYPES; t++) {
-        for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
-            long c = counts[k] < 0 ? big_count(t, size) : counts[k];
-
-            for (int root = 0; root < size; root++) {
-                if (counts[k] < 0 && !big_root(root, size)) {
-                    continue;
-                }
-                for (int in_place = 0; in_place < 2; in_place++) {
-                    test_gather(t, c, root, in_place);
-                    test_gatherv(t, c, root, in_place);
-                }
-            }
-        }
-    }
+    test_comms(test_all);
     test_mixed_types();
 
     types_free();

@@ -5,7 +5,8 @@
  * MAX, MIN, PROD, BAND, BOR, BXOR, LAND, LOR and LXOR on ints, SUM, MAX, MIN and PROD on
  * doubles, MAXLOC and MINLOC on MPI_DOUBLE_INT, a commutative user op and a non-commutative
  * user op (2x2 matrix product on a derived type) whose result must be the rank-order product;
- * on MPI_COMM_WORLD, split halves whose rank order is world's reversed and MPI_COMM_SELF.
+ * on MPI_COMM_WORLD, split halves whose rank order is world's reversed, all ranks dealt
+ * round-robin (neighbours apart) and MPI_COMM_SELF.
  * Results are compared exactly with a local fold in rank order, except a double sum of
  * inexact values (relative 1e-12) and the logical ops (truth only).
  *
@@ -110,6 +111,10 @@ int main(int argc, char **argv)
     /* Rank order is the communicator's: here world's reversed, in uneven halves. */
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &rev));
     test_all(rev, "reduce_scatter (reversed split)");
+    CHECK_MPI(MPI_Comm_free(&rev));
+    /* Neighbours in world apart: a host's ranks are not consecutive. */
+    rev = dealt_comm(MPI_COMM_WORLD);
+    test_all(rev, "reduce_scatter (dealt)");
     CHECK_MPI(MPI_Comm_free(&rev));
     test_all(MPI_COMM_SELF, "reduce_scatter (self)");
 

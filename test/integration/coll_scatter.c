@@ -1,10 +1,12 @@
 /*
  * coll_scatter.c - integration test of MPI_Scatter and MPI_Scatterv: every root (the
- * 1 MiB case from the first, middle and last root), counts 0, 1, 37 and about 1 MiB in all,
- * with int, double and a strided vector type, with and without MPI_IN_PLACE at the root (whose
- * receive buffer is then not written, and whose send buffer never changes); Scatterv with
- * uneven (some empty) blocks taken in reverse rank order from a buffer with gaps; receivers
- * using a contiguous type of the same signature as the root's send type.
+ * 1 MiB case from the first, middle and last root), on MPI_COMM_WORLD, on split halves with
+ * reversed ranks and on all ranks dealt round-robin (neighbours apart), counts 0, 1, 37 and
+ * about 1 MiB in all, with int, double and a strided vector type, with and without
+ * MPI_IN_PLACE at the root (whose receive buffer is then not written, and whose send buffer
+ * never changes); Scatterv with uneven (some empty) blocks taken in reverse rank order from a
+ * buffer with gaps; receivers using a contiguous type of the same signature as the root's send
+ * type.
  *
  * Plain portable MPI: it must pass on any correct MPI, so it asserts only what the standard
  * guarantees.  Any number of ranks >= 1.  Prints "coll_scatter R: ok" per rank, or
@@ -28,34 +30,38 @@ static int rank, size;
 
 static const long counts[] = {0, 1, 37, -1}; /* -1: about 1 MiB in all */
 
-static void test_scatter(int t, long c, int root, int in_place)
+static void test_scatter(MPI_Comm comm, int t, long c, int root, int in_place)
 {
     const char *what = in_place ? "scatter in place" : "scatter";
     void *sbuf = NULL, *copy = NULL, *rbuf = tbuf(t, c + 1, RFILL);
-    size_t bytes = text[t] * (size_t)(c * size);
+    int me, n;
+    size_t bytes;
 
-    if (rank == root) {
-        sbuf = tbuf(t, c * size, SFILL);
-        for (int r = 0; r < size; r++) {
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    bytes = text[t] * (size_t)(c * n);
+    if (me == root) {
+        sbuf = tbuf(t, c * n, SFILL);
+        for (int r = 0; r < n; r++) {
             for (long i = 0; i < c; i++) {
                 put(sbuf, t, r * c + i, val(root, r, i));
             }
         }
-        copy = tbuf(t, c * size, 0);
+        copy = tbuf(t, c * n, 0);
         memcpy(copy, sbuf, bytes);
     }
-    CHECK_MPI(MPI_Scatter(sbuf, (int)c, types[t], in_place && rank == root ? MPI_IN_PLACE : rbuf,
-                          (int)c, types[t], root, MPI_COMM_WORLD));
-    if (in_place && rank == root) {
+    CHECK_MPI(MPI_Scatter(sbuf, (int)c, types[t], in_place && me == root ? MPI_IN_PLACE : rbuf,
+                          (int)c, types[t], root, comm));
+    if (in_place && me == root) {
         /* The root's own block stays where it is in the send buffer; rbuf is not used. */
         expect_untouched(rbuf, t, 0, what, __LINE__);
     } else {
         for (long i = 0; i < c; i++) {
-            expect_elem(rbuf, t, i, val(root, rank, i), what, __LINE__);
+            expect_elem(rbuf, t, i, val(root, me, i), what, __LINE__);
         }
         expect_untouched(rbuf, t, c, what, __LINE__);
     }
-    if (rank == root && memcmp(sbuf, copy, bytes) != 0) {
+    if (me == root && memcmp(sbuf, copy, bytes) != 0) {
         fail(__LINE__, "%s: the root's send buffer changed", what);
     }
     free(sbuf);
@@ -63,31 +69,37 @@ static void test_scatter(int t, long c, int root, int in_place)
     free(rbuf);
 }
 
-static void test_scatterv(int t, long c, int root, int in_place)
+static void test_scatterv(MPI_Comm comm, int t, long c, int root, int in_place)
 {
     const char *what = in_place ? "scatterv in place" : "scatterv";
-    int *scounts = malloc(sizeof(int) * (size_t)size), *displs = malloc(sizeof(int) * (size_t)size);
-    long total = vlayout(size, c, scounts, displs);
-    int mine = vcount(rank, c);
-    void *sbuf = NULL, *rbuf = tbuf(t, mine + 1, RFILL);
+    int me, n, mine, *scounts, *displs;
+    long total;
+    void *sbuf = NULL, *rbuf;
 
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    scounts = malloc(sizeof(int) * (size_t)n);
+    displs = malloc(sizeof(int) * (size_t)n);
     CHECK(scounts != NULL && displs != NULL);
-    if (rank == root) {
+    total = vlayout(n, c, scounts, displs);
+    mine = vcount(me, c);
+    rbuf = tbuf(t, mine + 1, RFILL);
+    if (me == root) {
         sbuf = tbuf(t, total, SFILL);
-        for (int r = 0; r < size; r++) {
+        for (int r = 0; r < n; r++) {
             for (long i = 0; i < scounts[r]; i++) {
                 put(sbuf, t, displs[r] + i, val(root, r, i));
             }
         }
     }
     CHECK_MPI(MPI_Scatterv(sbuf, scounts, displs, types[t],
-                           in_place && rank == root ? MPI_IN_PLACE : rbuf, mine, types[t], root,
-                           MPI_COMM_WORLD));
-    if (in_place && rank == root) {
+                           in_place && me == root ? MPI_IN_PLACE : rbuf, mine, types[t], root,
+                           comm));
+    if (in_place && me == root) {
         expect_untouched(rbuf, t, 0, what, __LINE__);
     } else {
         for (long i = 0; i < mine; i++) {
-            expect_elem(rbuf, t, i, val(root, rank, i), what, __LINE__);
+            expect_elem(rbuf, t, i, val(root, me, i), what, __LINE__);
         }
         expect_untouched(rbuf, t, mine, what, __LINE__);
     }
@@ -120,6 +132,29 @@ static void test_mixed_types(void)
     free(sbuf);
 }
 
+/* Every case on COMM, from every root (the 1 MiB ones from the first, middle and last). */
+static void test_all(MPI_Comm comm)
+{
+    int n;
+
+    MPI_Comm_size(comm, &n);
+    for (int t = 0; t < NTYPES; t++) {
+        for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+            long c = counts[k] < 0 ? big_count(t, n) : counts[k];
+
+            for (int root = 0; root < n; root++) {
+                if (counts[k] < 0 && !big_root(root, n)) {
+                    continue;
+                }
+                for (int in_place = 0; in_place < 2; in_place++) {
+                    test_scatter(comm, t, c, root, in_place);
+                    test_scatterv(comm, t, c, root, in_place);
+                }
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -127,21 +162,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     types_init();
 
-    for (int t = 0; t < NTYPES; t++) {
-        for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
-            long c = counts[k] < 0 ? big_count(t, size) : counts[k];
-
-            for (int root = 0; root < size; root++) {
-                if (counts[k] < 0 && !big_root(root, size)) {
-                    continue;
-                }
-                for (int in_place = 0; in_place < 2; in_place++) {
-                    test_scatter(t, c, root, in_place);
-                    test_scatterv(t, c, root, in_place);
-                }
-            }
-        }
-    }
+    test_comms(test_all);
     test_mixed_types();
 
     types_free();

@@ -142,4 +142,36 @@ static inline long vlayout(int n, long c, int *counts, int *displs)
     return at;
 }
 
+/* Every rank of COMM, in an order that deals COMM's ranks round-robin over three piles (0, 3,
+ * 6, ..., then 1, 4, 7, ..., then 2, 5, ...): where neighbours in COMM share a host, each
+ * host's ranks lie apart in the new communicator, as with round-robin placement. */
+static inline MPI_Comm dealt_comm(MPI_Comm comm)
+{
+    MPI_Comm dealt;
+    int me, n;
+
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &n);
+    CHECK_MPI(MPI_Comm_split(comm, 0, (me % 3) * n + me, &dealt));
+    return dealt;
+}
+
+/* Runs TEST on MPI_COMM_WORLD, on its uneven halves with world's ranks reversed, and on all
+ * its ranks dealt round-robin (dealt_comm). */
+static inline void test_comms(void (*test)(MPI_Comm))
+{
+    MPI_Comm half, dealt;
+    int me, n;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    test(MPI_COMM_WORLD);
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, me % 2, n - me, &half));
+    test(half);
+    CHECK_MPI(MPI_Comm_free(&half));
+    dealt = dealt_comm(MPI_COMM_WORLD);
+    test(dealt);
+    CHECK_MPI(MPI_Comm_free(&dealt));
+}
+
 #endif
