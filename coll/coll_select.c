@@ -133,7 +133,7 @@ static const struct comm_setting coll_settings[] = {
     /* The hierarchy's floors (coll/hier/hier.h), in the order of enum comm_coll_hier_floor. */
     {.name = "COMM_COLL_HIER_ALLREDUCE_MIN",
      .type = COMM_SETTING_INT,
-     .default_value = "0",
+     .default_value = "1024",
      .min = 0,
      .max = 1L << 40,
      .help = "bytes from which auto runs allreduce over the hierarchy when a topology file "
@@ -163,6 +163,22 @@ static const struct comm_setting coll_settings[] = {
      .help = "bytes from which hier allreduce, bcast and reduce send every rank's slice across "
              "the levels (the rails) instead of the leaders' whole vector, when every host "
              "holds as many ranks",
+     .audience = COMM_AUDIENCE_TUNER},
+    {.name = "COMM_COLL_HIER_ALLGATHER_MIN",
+     .type = COMM_SETTING_INT,
+     .default_value = "1024",
+     .min = 0,
+     .max = 1L << 40,
+     .help = "bytes a rank contributes from which auto runs allgather over the hierarchy when a "
+             "topology file spans racks",
+     .audience = COMM_AUDIENCE_TUNER},
+    {.name = "COMM_COLL_HIER_REDUCE_SCATTER_MIN",
+     .type = COMM_SETTING_INT,
+     .default_value = "65536",
+     .min = 0,
+     .max = 1L << 40,
+     .help = "bytes of the whole vector from which auto runs reduce-scatter over the hierarchy "
+             "when a topology file spans racks",
      .audience = COMM_AUDIENCE_TUNER},
 };
 
@@ -334,7 +350,7 @@ const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
 }
 
 /* The floors, read at their first use (the environment is fixed); -1: not read yet. */
-static _Atomic long coll_hier_floors[COMM_COLL_HIER_NFLOORS] = {-1, -1, -1, -1};
+static _Atomic long coll_hier_floors[COMM_COLL_HIER_NFLOORS] = {-1, -1, -1, -1, -1, -1};
 
 size_t comm_coll_hier_floor(enum comm_coll_hier_floor which)
 {

@@ -43,8 +43,9 @@ size_t comm_coll_allgather_choose(const struct comm_coll_call *call)
     int size = call->comm->size;
     size_t total = call->bytes * (size_t)size;
 
-    /* Across racks the hierarchy wins at every size measured (coll/hier/hier.h). */
-    if (comm_coll_hier_spans_switches(call->comm)) {
+    /* Across racks the hierarchy wins from a few KiB a rank (coll/hier/hier.h). */
+    if (call->bytes >= comm_coll_hier_floor(COMM_COLL_HIER_ALLGATHER_FLOOR) &&
+        comm_coll_hier_spans_switches(call->comm)) {
         return ALLGATHER_HIER;
     }
     if (!call->uniform) {

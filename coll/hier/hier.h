@@ -138,20 +138,26 @@ enum comm_coll_hier_floor {
     COMM_COLL_HIER_BCAST_FLOOR,
     COMM_COLL_HIER_REDUCE_FLOOR,
     COMM_COLL_HIER_RAILS_FLOOR, /* where hier takes the rails (regular communicators) */
+    COMM_COLL_HIER_ALLGATHER_FLOOR,
+    COMM_COLL_HIER_REDUCE_SCATTER_FLOOR,
     COMM_COLL_HIER_NFLOORS
 };
 size_t comm_coll_hier_floor(enum comm_coll_hier_floor which);
 
 /*
- * Where "auto" picks the hierarchical algorithms (the settings' defaults), measured on the simulated cluster (8 ranks
- * on 4 hosts in 2 racks, uplinks shaped to 200 Mbit/s, ranks yielding as on 2 cores; see
- * docs/performance.md): with a topology file, allreduce over the hierarchy wins at every
- * size, up to 1.6x (4 MiB, ranks placed host by host) and 2x (1 MiB, round-robin); broadcast
- * and reduce tie with the best flat tree from 64 KiB with ranks host by host and win up to 2.9x
- * round-robin, but lose up to 1.3x at 8 B (their extra stages cost a latency each), hence
- * their floor.  Allgather wins from 1.25x (8 B) to 2x (8 KiB, round-robin), 1.18x the
- * uplinks' limit at 512 KiB blocks.  The barrier wins even with hosts only (1.15x to 1.45x).  With hosts only (no
- * file), allreduce ties or loses to the flat ring and recursive doubling: auto keeps those.
+ * Where "auto" picks the hierarchical algorithms (the settings' defaults), measured on the
+ * simulated cluster (8 ranks on 4 hosts in 2 racks, uplinks shaped to 200 Mbit/s, ranks
+ * yielding as on 2 cores; examples/bench/cluster-compare, figures in docs/performance.md):
+ * with a topology file, allreduce over the hierarchy wins from 1 KiB (1.2x-2.3x at 1-8 KiB;
+ * 1.66x-1.95x the best flat algorithm from 1 MiB, at 1.04x-1.22x the uplinks' limit over the
+ * rails) but loses up to 1.3x at 8 B, where its extra stages cost a latency each: hence its
+ * floor.  Broadcast and reduce tie with the best flat tree with ranks host by host and win
+ * 1.4x-2x round-robin from 64 KiB, and lose at 8 B.  Allgather wins 1.5x-2x from 1 KiB a
+ * rank, ties or loses at 8 B.  Reduce-scatter wins 1.5x-2x from 64 KiB.  Gather and scatter
+ * tie (every byte passes the root's uplink whatever the algorithm): auto keeps the flat ones.
+ * The rails beat the leaders from 1 MiB (2x at 16 MiB: 0.76 s against 1.5 s); below they
+ * tie.  The barrier wins even with hosts only (1.15x to 1.45x).  With hosts only (no file),
+ * allreduce ties or loses to the flat ring and recursive doubling: auto keeps those.
  */
 
 /* Whether a call's family would run "hier" (auto's choice, or forced): the nonblocking

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include "coll/hier/hier.h"
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "runtime/communicator.h"
 #include "runtime/op.h"
@@ -53,6 +54,12 @@ size_t comm_coll_reduce_scatter_choose(const struct comm_coll_call *call)
 {
     int size = call->comm->size;
 
+    /* Across racks each group's part crosses its uplink once (coll/hier/hier.h). */
+    if (call->op != NULL && call->op->commutative &&
+        call->bytes >= comm_coll_hier_floor(COMM_COLL_HIER_REDUCE_SCATTER_FLOOR) &&
+        comm_coll_hier_spans_switches(call->comm)) {
+        return REDUCE_SCATTER_HIER;
+    }
     /* reduce_scatterv keeps rank order. */
     if (size == 1 || call->op == NULL || !call->op->commutative ||
         call->bytes < REDUCE_SCATTER_LONG) {
