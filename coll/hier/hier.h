@@ -150,7 +150,7 @@ size_t comm_coll_hier_floor(enum comm_coll_hier_floor which);
  * yielding as on 2 cores; examples/bench/cluster-compare, figures in docs/performance.md):
  * with a topology file, allreduce over the hierarchy wins from 1 KiB (1.2x-2.3x at 1-8 KiB;
  * 1.66x-1.95x the best flat algorithm from 1 MiB, at 1.04x-1.22x the uplinks' limit over the
- * rails) but loses up to 1.3x at 8 B, where its extra stages cost a latency each: hence its
+ * rails) but loses up to 1.5x at 8 B, where its extra stages cost a latency each: hence its
  * floor.  Broadcast and reduce tie with the best flat tree with ranks host by host and win
  * 1.4x-2x round-robin from 64 KiB, and lose at 8 B.  Allgather wins 1.5x-2x from 1 KiB a
  * rank, ties or loses at 8 B.  Reduce-scatter wins 1.5x-2x from 64 KiB.  Gather and scatter
