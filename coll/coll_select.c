@@ -160,9 +160,9 @@ static const struct comm_setting coll_settings[] = {
      .default_value = "1048576",
      .min = 0,
      .max = 1L << 40,
-     .help = "bytes from which hier allreduce, bcast and reduce send every rank's slice across "
-             "the levels (the rails) instead of the leaders' whole vector, when every host "
-             "holds as many ranks",
+     .help = "bytes (for allgather, of the result) from which hier allreduce, bcast, reduce and "
+             "allgather send every rank's slice across the levels (the rails) instead of the "
+             "leaders' whole vector, when every host holds as many ranks",
      .audience = COMM_AUDIENCE_TUNER},
     {.name = "COMM_COLL_HIER_ALLGATHER_MIN",
      .type = COMM_SETTING_INT,

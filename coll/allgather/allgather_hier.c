@@ -8,6 +8,13 @@
  * Blocks travel packed (a subtree's blocks one after another, in rank order) and land at their
  * own places in the receive buffer, so the ranks of a host or rack need not be consecutive.
  *
+ * Long results on a regular communicator (hier.h's rails) go over the rails instead: the
+ * blocks are laid out in rail order, where each rank's block is its own last piece, and the
+ * allgathers of allreduce_hier's way back run from the last rail down (a ring on each rail, the
+ * shared-memory broadcasts inside the host); every rank's links carry a share, and each
+ * group's uplink carries what the other groups made once.  A last copy puts the blocks in
+ * rank order.
+ *
  * Layer: coll.
  */
 #include "config.h"
@@ -16,6 +23,7 @@
 #include "coll/hier/hier.h"
 #include "runtime/datatype.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -112,6 +120,58 @@ out:
     return err;
 }
 
+/* Over the rails: every block of RCOUNTS[0] elements (all equal). */
+static int allgather_rails(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt,
+                           void *rbuf, const int *rcounts, const int *displs,
+                           struct comm_datatype *rdt, struct comm_communicator *comm,
+                           const struct comm_coll_hier_rails *rails)
+{
+    struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
+    size_t b = (size_t)rcounts[0] * (size_t)rdt->size, span = 1;
+    int p = comm->size, me = comm->rank, at = rails->order[me], err = MPI_SUCCESS;
+    char *buf = malloc(b * (size_t)p > 0 ? b * (size_t)p : 1);
+
+    if (buf == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    /* My block at my place in rail order (MPI_IN_PLACE: from my place in the receive buffer). */
+    if (sbuf != NULL) {
+        comm_datatype_pack(sdt, sbuf, scount, 0, buf + (size_t)at * b, b);
+    } else {
+        comm_datatype_pack(rdt, (char *)rbuf + (MPI_Aint)displs[me] * rdt->extent, rcounts[me], 0,
+                           buf + (size_t)at * b, b);
+    }
+    /* Rail s gathers the blocks of the ranks that share my places in rails 0 to s - 1: member k
+     * brings those that also have place k in rail s, gathered by the rails above. */
+    for (int s = rails->nrails - 1; s >= 0 && err == MPI_SUCCESS; s--) {
+        size_t first;
+
+        span *= (size_t)rails->parts[s];
+        first = (size_t)at / span * span;
+        err = comm_coll_hier_rail_allgather(buf + first * b, (MPI_Count)(span * b), byte,
+                                            rails->rail[s], s == 0);
+    }
+    for (int r = 0; r < p && err == MPI_SUCCESS; r++) {
+        if (r != me || sbuf != NULL) {
+            comm_datatype_unpack(rdt, (char *)rbuf + (MPI_Aint)displs[r] * rdt->extent,
+                                 rcounts[r], 0, buf + (size_t)rails->order[r] * b, b);
+        }
+    }
+    free(buf);
+    return err;
+}
+
+/* Whether every block is as long (the rails cut the result into equal blocks). */
+static bool ag_equal_blocks(const int *rcounts, int p)
+{
+    for (int r = 1; r < p; r++) {
+        if (rcounts[r] != rcounts[0]) {
+            return false;
+        }
+    }
+    return true;
+}
+
 int comm_coll_allgather_hier(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt,
                              void *rbuf, const int *rcounts, const int *displs,
                              struct comm_datatype *rdt, struct comm_communicator *comm)
@@ -129,6 +189,12 @@ int comm_coll_allgather_hier(const void *sbuf, MPI_Count scount, struct comm_dat
     }
     top = a.h->top;
     last = a.h->nstages - 1;
+    if (ag_equal_blocks(rcounts, comm->size) &&
+        comm_coll_hier_use_rails(comm, (size_t)rcounts[0] * (size_t)rdt->size *
+                                           (size_t)comm->size)) {
+        return allgather_rails(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm,
+                               comm_coll_hier_rails_get(comm));
+    }
     for (int r = 0; r < comm->size; r++) {
         room += (size_t)rcounts[r] * (size_t)rdt->size;
     }

@@ -45,6 +45,7 @@ bool comm_coll_hier_in_my_scope(const struct comm_coll_hier *h, int s,
 
 static void rails_free(struct comm_coll_hier_rails *rails)
 {
+    free(rails->order);
     for (int s = 0; s < rails->nrails; s++) {
         if (s > 0 && rails->rail[s] != NULL) {
             comm_communicator_free(rails->rail[s]);
@@ -182,6 +183,16 @@ const struct comm_coll_hier_rails *comm_coll_hier_rails_get(struct comm_communic
         rails->nrails = h->nstages;
         rails->rail[0] = h->stage[0];
         rails->member[0] = h->member[0];
+        rails->order = malloc(p * sizeof(*rails->order));
+        regular = rails->order != NULL;
+        for (size_t r = 0; r < p && regular; r++) {
+            long at = 0;
+
+            for (int s = 0; s < h->nstages; s++) {
+                at = at * rails->parts[s] + place[(size_t)s * p + r];
+            }
+            rails->order[r] = (int)at;
+        }
         for (int s = 1; s < h->nstages && regular; s++) {
             regular = rails_make(h, s, comm, rails, key) == COMM_OK;
         }
