@@ -153,8 +153,8 @@ static int allgather_rails(const void *sbuf, MPI_Count scount, struct comm_datat
     }
     for (int r = 0; r < p && err == MPI_SUCCESS; r++) {
         if (r != me || sbuf != NULL) {
-            comm_datatype_unpack(rdt, (char *)rbuf + (MPI_Aint)displs[r] * rdt->extent,
-                                 rcounts[r], 0, buf + (size_t)rails->order[r] * b, b);
+            comm_datatype_unpack(rdt, (char *)rbuf + (MPI_Aint)displs[r] * rdt->extent, rcounts[r],
+                                 0, buf + (size_t)rails->order[r] * b, b);
         }
     }
     free(buf);
@@ -176,8 +176,8 @@ int comm_coll_allgather_hier(const void *sbuf, MPI_Count scount, struct comm_dat
                              void *rbuf, const int *rcounts, const int *displs,
                              struct comm_datatype *rdt, struct comm_communicator *comm)
 {
-    struct hier_ag a = {.comm = comm, .rbuf = rbuf, .rcounts = rcounts, .displs = displs,
-                        .rdt = rdt};
+    struct hier_ag a = {
+        .comm = comm, .rbuf = rbuf, .rcounts = rcounts, .displs = displs, .rdt = rdt};
     struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
     int err = MPI_SUCCESS, top, last, down;
     size_t room = 0;
@@ -190,8 +190,8 @@ int comm_coll_allgather_hier(const void *sbuf, MPI_Count scount, struct comm_dat
     top = a.h->top;
     last = a.h->nstages - 1;
     if (ag_equal_blocks(rcounts, comm->size) &&
-        comm_coll_hier_use_rails(comm, (size_t)rcounts[0] * (size_t)rdt->size *
-                                           (size_t)comm->size)) {
+        comm_coll_hier_use_rails(comm,
+                                 (size_t)rcounts[0] * (size_t)rdt->size * (size_t)comm->size)) {
         return allgather_rails(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm,
                                comm_coll_hier_rails_get(comm));
     }

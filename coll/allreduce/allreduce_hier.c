@@ -23,42 +23,18 @@
 #include "runtime/datatype.h"
 
 /* Over the rails: my piece's first element and count at each rail, down, then back up. */
-static int allreduce_rails(const void *sbuf, void *rbuf, MPI_Count count,
-                           struct comm_datatype *dt, struct comm_op *op,
-                           const struct comm_coll_hier_rails *rails)
+static int allreduce_rails(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
+                           struct comm_op *op, const struct comm_coll_hier_rails *rails)
 {
-    MPI_Count first[COMM_HIER_MAX_STAGES], n[COMM_HIER_MAX_STAGES];
-    MPI_Count at = 0, len = count;
-    int last = rails->nrails - 1, err = MPI_SUCCESS, s;
-    const void *src = sbuf; /* my input, until the first step has combined it into RBUF */
+    struct comm_coll_hier_walk w;
+    int err = comm_coll_hier_rails_reduce_scatter(sbuf, rbuf, count, dt, op, rails, &w);
 
-    for (s = 0; s < last && err == MPI_SUCCESS; s++) {
-        char *base = (char *)rbuf + at * dt->extent;
-
-        first[s] = at;
-        n[s] = len;
-        err = comm_coll_hier_rail_reduce_scatter(src == NULL ? NULL : (const char *)src +
-                                                                        at * dt->extent,
-                                                 base, len, dt, op, rails->rail[s], s == 0);
-        src = NULL;
-        if (err == MPI_SUCCESS) {
-            MPI_Count off, k;
-
-            comm_coll_hier_rail_block(len, rails->parts[s], rails->rail[s]->rank, &off, &k);
-            at += off;
-            len = k;
-        }
-    }
     if (err == MPI_SUCCESS) {
-        char *piece = (char *)rbuf + at * dt->extent;
+        char *piece = (char *)rbuf + w.at * dt->extent;
 
-        err = comm_coll_hier_allreduce(piece, piece, len, dt, op, rails->rail[last]);
+        err = comm_coll_hier_allreduce(piece, piece, w.len, dt, op, rails->rail[rails->nrails - 1]);
     }
-    for (s = last - 1; s >= 0 && err == MPI_SUCCESS; s--) {
-        err = comm_coll_hier_rail_allgather((char *)rbuf + first[s] * dt->extent, n[s], dt,
-                                            rails->rail[s], s == 0);
-    }
-    return err;
+    return err == MPI_SUCCESS ? comm_coll_hier_rails_allgather(rbuf, dt, rails, &w) : err;
 }
 
 int comm_coll_allreduce_hier(const void *sbuf, void *rbuf, MPI_Count count,

@@ -26,35 +26,25 @@ static int bcast_rails(void *buf, MPI_Count count, struct comm_datatype *dt, int
                        struct comm_communicator *comm, const struct comm_coll_hier *h,
                        const struct comm_coll_hier_rails *rails)
 {
-    MPI_Count first[COMM_HIER_MAX_STAGES], n[COMM_HIER_MAX_STAGES];
-    MPI_Count at = 0, len = count;
-    int last = rails->nrails - 1, err = MPI_SUCCESS, s;
+    struct comm_coll_hier_walk w;
+    int last = rails->nrails - 1, err = MPI_SUCCESS;
 
-    for (s = 0; s < last && err == MPI_SUCCESS; s++) {
-        MPI_Count off, k;
-
-        first[s] = at;
-        n[s] = len;
+    comm_coll_hier_walk_init(&w, count);
+    for (int s = 0; s < last && err == MPI_SUCCESS; s++) {
         /* In the root's group of this stage's scope, the root's side cuts its piece up. */
         if (comm_coll_hier_in_my_scope(h, s, comm, root)) {
-            err = comm_coll_hier_rail_scatter((char *)buf + at * dt->extent, len, dt,
+            err = comm_coll_hier_rail_scatter((char *)buf + w.at * dt->extent, w.len, dt,
                                               comm_coll_hier_rail_holder(h, rails, s, comm, root),
                                               rails->rail[s]);
         }
-        comm_coll_hier_rail_block(len, rails->parts[s], rails->rail[s]->rank, &off, &k);
-        at += off;
-        len = k;
+        comm_coll_hier_walk_step(&w, rails, s);
     }
     if (err == MPI_SUCCESS) {
-        err = comm_coll_hier_bcast((char *)buf + at * dt->extent, len, dt,
+        err = comm_coll_hier_bcast((char *)buf + w.at * dt->extent, w.len, dt,
                                    comm_coll_hier_rail_holder(h, rails, last, comm, root),
                                    rails->rail[last]);
     }
-    for (s = last - 1; s >= 0 && err == MPI_SUCCESS; s--) {
-        err = comm_coll_hier_rail_allgather((char *)buf + first[s] * dt->extent, n[s], dt,
-                                            rails->rail[s], s == 0);
-    }
-    return err;
+    return err == MPI_SUCCESS ? comm_coll_hier_rails_allgather(buf, dt, rails, &w) : err;
 }
 
 /* The rails cut the message as packed bytes: the ranks' type maps may differ (one element of

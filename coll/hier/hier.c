@@ -19,8 +19,7 @@
 
 bool comm_coll_hier_applies(const struct comm_communicator *comm)
 {
-    return !comm->hier_stage && !comm->inter && comm->nlevels > 0 &&
-           comm->levels[0].ngroups > 1;
+    return !comm->hier_stage && !comm->inter && comm->nlevels > 0 && comm->levels[0].ngroups > 1;
 }
 
 bool comm_coll_hier_spans_switches(const struct comm_communicator *comm)
@@ -95,8 +94,8 @@ int comm_coll_hier_leader(const struct comm_coll_hier *h, int s,
 }
 
 /* Whether RANK of COMM is a member of stage S (with the scope of my own stage S). */
-static bool hier_member(const struct comm_coll_hier *h, int s,
-                        const struct comm_communicator *comm, int rank)
+static bool hier_member(const struct comm_coll_hier *h, int s, const struct comm_communicator *comm,
+                        int rank)
 {
     const struct comm_topo_groups *scope;
 
@@ -109,33 +108,45 @@ static bool hier_member(const struct comm_coll_hier *h, int s,
     return s == 0 || comm_coll_hier_leader(h, s - 1, comm, rank) == rank;
 }
 
+int comm_coll_hier_make_comm(struct comm_communicator *comm, const int *members, int n, int slot,
+                             const char *kind, int index, struct comm_communicator **out)
+{
+    long *ranks = malloc((size_t)n * sizeof(*ranks));
+    int me = -1, rc;
+
+    if (ranks == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    for (int i = 0; i < n; i++) {
+        me = members[i] == comm->rank ? i : me;
+        ranks[i] = comm_communicator_world_rank(comm, members[i]);
+    }
+    rc = comm_communicator_create(ranks, n, me, comm_communicator_hier_context(comm, slot),
+                                  comm->errhandler, out);
+    free(ranks);
+    if (rc == COMM_OK) {
+        (*out)->hier_stage = true;
+        snprintf((*out)->name, sizeof((*out)->name), "%s %d of %.100s", kind, index,
+                 comm->name[0] != '\0' ? comm->name : "a communicator");
+    }
+    return rc;
+}
+
 /* Makes stage S's communicator, of which this rank is a member. */
 static int hier_make_stage(struct comm_coll_hier *h, int s, struct comm_communicator *comm)
 {
-    long *ranks = malloc((size_t)comm->size * sizeof(*ranks));
-    int n = 0, me = -1, rc;
+    int n = 0;
 
     h->member[s] = malloc((size_t)comm->size * sizeof(*h->member[s]));
-    if (ranks == NULL || h->member[s] == NULL) {
-        free(ranks);
+    if (h->member[s] == NULL) {
         return COMM_ERR_NOMEM;
     }
     for (int r = 0; r < comm->size; r++) {
         if (hier_member(h, s, comm, r)) {
-            me = r == comm->rank ? n : me;
-            h->member[s][n] = r;
-            ranks[n++] = comm_communicator_world_rank(comm, r);
+            h->member[s][n++] = r;
         }
     }
-    rc = comm_communicator_create(ranks, n, me, comm_communicator_hier_context(comm, s),
-                                  comm->errhandler, &h->stage[s]);
-    free(ranks);
-    if (rc == COMM_OK) {
-        h->stage[s]->hier_stage = true;
-        snprintf(h->stage[s]->name, sizeof(h->stage[s]->name), "stage %d of %.100s", s,
-                 comm->name[0] != '\0' ? comm->name : "a communicator");
-    }
-    return rc;
+    return comm_coll_hier_make_comm(comm, h->member[s], n, s, "stage", s, &h->stage[s]);
 }
 
 struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm)
@@ -361,9 +372,8 @@ static size_t hier_bytes(MPI_Count count, const struct comm_datatype *dt)
     return (size_t)count * (size_t)dt->size;
 }
 
-int comm_coll_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count,
-                          struct comm_datatype *dt, struct comm_op *op, int root,
-                          struct comm_communicator *stage)
+int comm_coll_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
+                          struct comm_op *op, int root, struct comm_communicator *stage)
 {
     const struct comm_coll_call call = {
         .comm = stage, .bytes = hier_bytes(count, dt), .op = op, .uniform = true};

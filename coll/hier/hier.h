@@ -64,10 +64,10 @@ struct comm_coll_hier {
  * sends its piece once, to the ring of its fellows in the other groups).
  */
 struct comm_coll_hier_rails {
-    int nrails;                                   /* h->nstages */
+    int nrails;                                           /* h->nstages */
     struct comm_communicator *rail[COMM_HIER_MAX_STAGES]; /* rail[0] is stage[0] */
-    int *member[COMM_HIER_MAX_STAGES];            /* rail s's members as communicator ranks */
-    int parts[COMM_HIER_MAX_STAGES];              /* rail s's size, the same on every rank */
+    int *member[COMM_HIER_MAX_STAGES]; /* rail s's members as communicator ranks */
+    int parts[COMM_HIER_MAX_STAGES];   /* rail s's size, the same on every rank */
     /* Each communicator rank's place in rail order: its places in rails 0, 1, ... read as the
      * digits of a number, rail 0's the most significant.  The ranks that share my places in
      * rails 0 to s are consecutive there: what my rails above s gather. */
@@ -112,6 +112,33 @@ int comm_coll_hier_rail_scatter(void *buf, MPI_Count count, struct comm_datatype
                                 struct comm_communicator *rail);
 int comm_coll_hier_rail_gather(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
                                struct comm_communicator *rail);
+
+/* My way through the rails' pieces of a vector: at rail s, the piece of N[s] elements from
+ * element FIRST[s] that the rail cuts up; AT and LEN, my piece below the rails walked so far. */
+struct comm_coll_hier_walk {
+    MPI_Count first[COMM_HIER_MAX_STAGES], n[COMM_HIER_MAX_STAGES];
+    MPI_Count at, len;
+};
+
+/* Starts W on a vector of COUNT elements. */
+void comm_coll_hier_walk_init(struct comm_coll_hier_walk *w, MPI_Count count);
+
+/* Notes rail S's piece in W and steps down to my block of it. */
+void comm_coll_hier_walk_step(struct comm_coll_hier_walk *w,
+                              const struct comm_coll_hier_rails *rails, int s);
+
+/* Allreduce's and reduce's way down: the reduce-scatters on every rail but the last, from SBUF
+ * (or BUF when they are the same) into BUF; W ends at my piece of the last rail. */
+int comm_coll_hier_rails_reduce_scatter(const void *sbuf, void *buf, MPI_Count count,
+                                        struct comm_datatype *dt, struct comm_op *op,
+                                        const struct comm_coll_hier_rails *rails,
+                                        struct comm_coll_hier_walk *w);
+
+/* Allreduce's and bcast's way back: the allgathers of W's pieces, from the rail below the
+ * last down to the host. */
+int comm_coll_hier_rails_allgather(void *buf, struct comm_datatype *dt,
+                                   const struct comm_coll_hier_rails *rails,
+                                   const struct comm_coll_hier_walk *w);
 
 /* My block (first element and count) of COUNT elements cut among a rail of PARTS members of
  * which I am member INDEX. */
@@ -168,6 +195,12 @@ size_t comm_coll_hier_floor(enum comm_coll_hier_floor which);
 /* Whether a call's family would run "hier" (auto's choice, or forced): the nonblocking
  * collectives follow the blocking ones' choice. */
 bool comm_coll_hier_chosen(enum comm_coll_family family, const struct comm_coll_call *call);
+
+/* Makes *OUT, a communicator of the hierarchy on COMM's context slot SLOT (stages 0 to
+ * COMM_HIER_MAX_STAGES - 1, then the rails): the N communicator ranks MEMBERS, in rank order,
+ * this rank among them; named "KIND INDEX of <COMM's name>" and marked hier_stage. */
+int comm_coll_hier_make_comm(struct comm_communicator *comm, const int *members, int n, int slot,
+                             const char *kind, int index, struct comm_communicator **out);
 
 /* COMM's hierarchy, made at the first call (no messages); NULL when out of memory. */
 struct comm_coll_hier *comm_coll_hier_get(struct comm_communicator *comm);
@@ -259,9 +292,8 @@ enum { COMM_COLL_TAG_HIER = 12 };
  * COMM_COLL_<OP> forces, when it can serve a stage).  A stage of one rank moves nothing (a
  * reduction copies SBUF to RBUF when they differ).
  */
-int comm_coll_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count,
-                          struct comm_datatype *dt, struct comm_op *op, int root,
-                          struct comm_communicator *stage);
+int comm_coll_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
+                          struct comm_op *op, int root, struct comm_communicator *stage);
 int comm_coll_hier_allreduce(const void *sbuf, void *rbuf, MPI_Count count,
                              struct comm_datatype *dt, struct comm_op *op,
                              struct comm_communicator *stage);

@@ -103,41 +103,29 @@ static bool rails_place(const struct comm_coll_hier *h, const struct comm_commun
 }
 
 /* Makes rail S (>= 1): the ranks that share my KEY at stage S. */
-static int rails_make(const struct comm_coll_hier *h, int s, struct comm_communicator *comm,
-                      struct comm_coll_hier_rails *rails, const long *key)
+static int rails_make(int s, struct comm_communicator *comm, struct comm_coll_hier_rails *rails,
+                      const long *key)
 {
-    int p = comm->size, n = 0, me = -1, rc;
+    int p = comm->size, n = 0;
     const long *k = key + (size_t)s * (size_t)p;
-    long *ranks = malloc((size_t)rails->parts[s] * sizeof(*ranks));
 
     rails->member[s] = malloc((size_t)rails->parts[s] * sizeof(*rails->member[s]));
-    if (ranks == NULL || rails->member[s] == NULL) {
-        free(ranks);
+    if (rails->member[s] == NULL) {
         return COMM_ERR_NOMEM;
     }
     for (int r = 0; r < p; r++) {
         if (k[r] == k[comm->rank]) {
-            me = r == comm->rank ? n : me;
-            rails->member[s][n] = r;
-            ranks[n++] = comm_communicator_world_rank(comm, r);
+            rails->member[s][n++] = r;
         }
     }
-    rc = comm_communicator_create(ranks, n, me,
-                                  comm_communicator_hier_context(comm, COMM_HIER_MAX_STAGES + s),
-                                  comm->errhandler, &rails->rail[s]);
-    free(ranks);
-    if (rc == COMM_OK) {
-        rails->rail[s]->hier_stage = true;
-        snprintf(rails->rail[s]->name, sizeof(rails->rail[s]->name), "rail %d of %.100s", s,
-                 comm->name[0] != '\0' ? comm->name : "a communicator");
-    }
-    (void)h;
-    return rc;
+    return comm_coll_hier_make_comm(comm, rails->member[s], n, COMM_HIER_MAX_STAGES + s, "rail", s,
+                                    &rails->rail[s]);
 }
 
-/* Says at info, once per communicator (its rank 0), which rails long vectors take (RAILS) or that the
- * leaders carry them (NULL). */
-static void rails_log(const struct comm_communicator *comm, const struct comm_coll_hier_rails *rails)
+/* Says at info, once per communicator (its rank 0), which rails long vectors take (RAILS) or that
+ * the leaders carry them (NULL). */
+static void rails_log(const struct comm_communicator *comm,
+                      const struct comm_coll_hier_rails *rails)
 {
     char parts[128] = "";
     size_t used = 0;
@@ -147,8 +135,10 @@ static void rails_log(const struct comm_communicator *comm, const struct comm_co
         return;
     }
     if (rails == NULL) {
-        comm_log_info("coll", "%s (%d ranks): hosts or groups of unequal size, long vectors go "
-                      "through the leaders (no rails)", name, comm->size);
+        comm_log_info("coll",
+                      "%s (%d ranks): hosts or groups of unequal size, long vectors go "
+                      "through the leaders (no rails)",
+                      name, comm->size);
         return;
     }
     for (int s = 0; s < rails->nrails && used < sizeof(parts); s++) {
@@ -194,7 +184,7 @@ const struct comm_coll_hier_rails *comm_coll_hier_rails_get(struct comm_communic
             rails->order[r] = (int)at;
         }
         for (int s = 1; s < h->nstages && regular; s++) {
-            regular = rails_make(h, s, comm, rails, key) == COMM_OK;
+            regular = rails_make(s, comm, rails, key) == COMM_OK;
         }
     }
     rails_log(comm, regular ? rails : NULL);
@@ -331,10 +321,10 @@ static int rails_fan(void *buf, MPI_Count count, struct comm_datatype *dt, int r
 
     if (rail->rank != root) {
         comm_coll_hier_rail_block(count, parts, rail->rank, &first, &n);
-        return send ? comm_coll_recv(rails_at(buf, first, dt), n, dt, root, COMM_COLL_TAG_HIER,
-                                     rail)
-                    : comm_coll_send(rails_at(buf, first, dt), n, dt, root, COMM_COLL_TAG_HIER,
-                                     rail);
+        return send
+                   ? comm_coll_recv(rails_at(buf, first, dt), n, dt, root, COMM_COLL_TAG_HIER, rail)
+                   : comm_coll_send(rails_at(buf, first, dt), n, dt, root, COMM_COLL_TAG_HIER,
+                                    rail);
     }
     for (int b = 0; b < parts && err == MPI_SUCCESS; b++) {
         if (b == root) {
@@ -357,4 +347,54 @@ int comm_coll_hier_rail_gather(void *buf, MPI_Count count, struct comm_datatype 
                                struct comm_communicator *rail)
 {
     return rails_fan(buf, count, dt, root, false, rail);
+}
+
+/* ---- a vector's way through the rails ---------------------------------------------------- */
+
+void comm_coll_hier_walk_init(struct comm_coll_hier_walk *w, MPI_Count count)
+{
+    w->at = 0;
+    w->len = count;
+}
+
+void comm_coll_hier_walk_step(struct comm_coll_hier_walk *w,
+                              const struct comm_coll_hier_rails *rails, int s)
+{
+    MPI_Count off, k;
+
+    w->first[s] = w->at;
+    w->n[s] = w->len;
+    comm_coll_hier_rail_block(w->len, rails->parts[s], rails->rail[s]->rank, &off, &k);
+    w->at += off;
+    w->len = k;
+}
+
+int comm_coll_hier_rails_reduce_scatter(const void *sbuf, void *buf, MPI_Count count,
+                                        struct comm_datatype *dt, struct comm_op *op,
+                                        const struct comm_coll_hier_rails *rails,
+                                        struct comm_coll_hier_walk *w)
+{
+    int err = MPI_SUCCESS;
+
+    comm_coll_hier_walk_init(w, count);
+    for (int s = 0; s < rails->nrails - 1 && err == MPI_SUCCESS; s++) {
+        /* My input is whole only at the host: after that, BUF holds my pieces. */
+        err = comm_coll_hier_rail_reduce_scatter(s == 0 ? sbuf : NULL, rails_at(buf, w->at, dt),
+                                                 w->len, dt, op, rails->rail[s], s == 0);
+        comm_coll_hier_walk_step(w, rails, s);
+    }
+    return err;
+}
+
+int comm_coll_hier_rails_allgather(void *buf, struct comm_datatype *dt,
+                                   const struct comm_coll_hier_rails *rails,
+                                   const struct comm_coll_hier_walk *w)
+{
+    int err = MPI_SUCCESS;
+
+    for (int s = rails->nrails - 2; s >= 0 && err == MPI_SUCCESS; s--) {
+        err = comm_coll_hier_rail_allgather(rails_at(buf, w->first[s], dt), w->n[s], dt,
+                                            rails->rail[s], s == 0);
+    }
+    return err;
 }

@@ -22,36 +22,21 @@ static int reduce_rails(const void *sbuf, void *buf, MPI_Count count, struct com
                         struct comm_op *op, int root, struct comm_communicator *comm,
                         const struct comm_coll_hier *h, const struct comm_coll_hier_rails *rails)
 {
-    MPI_Count first[COMM_HIER_MAX_STAGES], n[COMM_HIER_MAX_STAGES];
-    MPI_Count at = 0, len = count;
-    int last = rails->nrails - 1, err = MPI_SUCCESS, s;
-    const void *src = sbuf; /* my input, until the first step has combined it into BUF */
+    struct comm_coll_hier_walk w;
+    int last = rails->nrails - 1;
+    int err = comm_coll_hier_rails_reduce_scatter(sbuf, buf, count, dt, op, rails, &w);
 
-    for (s = 0; s < last && err == MPI_SUCCESS; s++) {
-        MPI_Count off, k;
-
-        first[s] = at;
-        n[s] = len;
-        err = comm_coll_hier_rail_reduce_scatter(src == NULL ? NULL : (const char *)src +
-                                                                        at * dt->extent,
-                                                 (char *)buf + at * dt->extent, len, dt, op,
-                                                 rails->rail[s], s == 0);
-        src = NULL;
-        comm_coll_hier_rail_block(len, rails->parts[s], rails->rail[s]->rank, &off, &k);
-        at += off;
-        len = k;
-    }
     if (err == MPI_SUCCESS) {
-        char *piece = (char *)buf + at * dt->extent;
+        char *piece = (char *)buf + w.at * dt->extent;
 
-        err = comm_coll_hier_reduce(piece, piece, len, dt, op,
+        err = comm_coll_hier_reduce(piece, piece, w.len, dt, op,
                                     comm_coll_hier_rail_holder(h, rails, last, comm, root),
                                     rails->rail[last]);
     }
     /* The pieces come together on the rails of the root's groups. */
-    for (s = last - 1; s >= 0 && err == MPI_SUCCESS; s--) {
+    for (int s = last - 1; s >= 0 && err == MPI_SUCCESS; s--) {
         if (comm_coll_hier_in_my_scope(h, s, comm, root)) {
-            err = comm_coll_hier_rail_gather((char *)buf + first[s] * dt->extent, n[s], dt,
+            err = comm_coll_hier_rail_gather((char *)buf + w.first[s] * dt->extent, w.n[s], dt,
                                              comm_coll_hier_rail_holder(h, rails, s, comm, root),
                                              rails->rail[s]);
         }
@@ -59,9 +44,8 @@ static int reduce_rails(const void *sbuf, void *buf, MPI_Count count, struct com
     return err;
 }
 
-int comm_coll_reduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
-                          struct comm_datatype *dt, struct comm_op *op, int root,
-                          struct comm_communicator *comm)
+int comm_coll_reduce_hier(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
+                          struct comm_op *op, int root, struct comm_communicator *comm)
 {
     const struct comm_coll_hier *h = comm_coll_hier_get(comm);
     const void *src = sbuf;
@@ -81,8 +65,7 @@ int comm_coll_reduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
                 return MPI_ERR_NO_MEM;
             }
         }
-        err = reduce_rails(sbuf, buf, count, dt, op, root, comm, h,
-                           comm_coll_hier_rails_get(comm));
+        err = reduce_rails(sbuf, buf, count, dt, op, root, comm, h, comm_coll_hier_rails_get(comm));
         if (block != NULL) {
             comm_coll_free_buffer(block);
         }
