@@ -39,7 +39,7 @@
  * the token the writer gave (see write_max).
  *
  * Ownership and threads: a module and its endpoints belong to the btl; the runtime calls every
- * operation from the thread that holds the progress lock (one thread at a time).
+ * operation with the core lock held (runtime/thread.h): one thread at a time, whichever.
  *
  * Each btl fills one constant `struct comm_btl_ops` by field name; fields are only ever
  * appended.  No operation is NULL: what a btl cannot do points at the stubs of btl_stubs.c.

@@ -17,7 +17,9 @@
  * (rank 0's contribution first), so non-commutative operations give the standard's result.
  *
  * Returns: MPI_SUCCESS or an MPI error code (the API raises it on the communicator).
- * Threads: the caller holds the progress lock (MPI_THREAD_SERIALIZED at most).
+ * Threads: called without the core lock (runtime/thread.h), which the point-to-point and
+ * progress functions take themselves: a thread blocked in a collective holds no lock.  Calls on
+ * different communicators may run at once in several threads.
  */
 #ifndef COMM_COLL_H
 #define COMM_COLL_H

@@ -234,7 +234,7 @@ struct coll_blocks_segment {
 static void coll_blocks_drain(struct comm_request *reqs, const bool *started, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (started[i] && !reqs[i].complete && !comm_p2p_cancel(&reqs[i])) {
+        if (started[i] && !comm_request_is_complete(&reqs[i]) && !comm_p2p_cancel(&reqs[i])) {
             comm_progress_until(&reqs[i].complete);
         }
     }

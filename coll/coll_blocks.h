@@ -22,7 +22,7 @@
  * serve commutative operations only.
  *
  * Returns: MPI_SUCCESS or an MPI error code.  Buffers belong to the caller; the steps allocate
- * their own scratch space.  Threads: the caller holds the progress lock.
+ * their own scratch space.  Threads: as coll.h.
  */
 #ifndef COMM_COLL_BLOCKS_H
 #define COMM_COLL_BLOCKS_H

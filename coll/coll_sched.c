@@ -12,6 +12,7 @@
 #include "runtime/op.h"
 #include "runtime/p2p.h"
 #include "runtime/request.h"
+#include "runtime/thread.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -328,9 +329,11 @@ int comm_coll_sched_start(struct comm_coll_sched *s, struct comm_request *req)
     req->comm = s->comm;
     req->state = COMM_REQUEST_QUEUED;
     comm_status_set_empty(&req->status);
+    comm_core_lock();
     *sched_active_tail = s;
     sched_active_tail = &s->active_next;
     /* Start the first round now: its messages leave before the call returns. */
     sched_progress();
+    comm_core_unlock();
     return MPI_SUCCESS;
 }

@@ -16,7 +16,8 @@
  *
  * Ownership: the schedule retains the communicator's datatypes and operations it uses, and
  * frees the temporary buffers it was given, when its request is freed.
- * Threads: under the progress lock, like the rest of the engine.
+ * Threads: schedules are built by the thread that starts them; once started they run under the
+ * core lock (runtime/thread.h), from the progress hook or comm_coll_sched_start.
  */
 #ifndef COMM_COLL_SCHED_H
 #define COMM_COLL_SCHED_H

@@ -9,6 +9,7 @@
 #include "runtime/api/mpi.h"
 #include "runtime/error.h"
 #include "runtime/p2p.h"
+#include "runtime/thread.h"
 
 #include <stdint.h>
 
@@ -22,7 +23,7 @@ struct bsend_block {
 _Static_assert(sizeof(struct bsend_block) <= MPI_BSEND_OVERHEAD,
                "MPI_BSEND_OVERHEAD must cover a block header and its alignment");
 
-/* Guarded by: the progress lock. */
+/* Guarded by: the core lock. */
 static char *bsend_base;
 static size_t bsend_size;
 static struct bsend_block *bsend_used;
@@ -34,36 +35,65 @@ static size_t bsend_align(size_t n)
 
 bool comm_bsend_is_attached(void)
 {
-    return bsend_base != NULL;
+    bool attached;
+
+    comm_core_lock();
+    attached = bsend_base != NULL;
+    comm_core_unlock();
+    return attached;
 }
 
 int comm_bsend_attach(void *buf, size_t size)
 {
+    int rc = COMM_OK;
+
+    comm_core_lock();
     if (bsend_base != NULL) {
-        return COMM_ERR_STATE;
+        rc = COMM_ERR_STATE;
+    } else {
+        bsend_base = buf;
+        bsend_size = size;
+        bsend_used = NULL;
     }
-    bsend_base = buf;
-    bsend_size = size;
-    bsend_used = NULL;
-    return COMM_OK;
+    comm_core_unlock();
+    return rc;
+}
+
+/* For comm_progress_wait: whether every buffered send has left the buffer. */
+static bool bsend_drained(void *arg)
+{
+    (void)arg;
+    return bsend_used == NULL;
 }
 
 int comm_bsend_detach(void **buf_out, size_t *size_out)
 {
-    if (bsend_base == NULL) {
+    if (!comm_bsend_is_attached()) {
         return COMM_ERR_STATE;
     }
-    while (bsend_used != NULL) {
-        comm_progress();
-    }
+    comm_progress_wait(bsend_drained, NULL);
+    comm_core_lock();
     *buf_out = bsend_base;
     *size_out = bsend_size;
     bsend_base = NULL;
     bsend_size = 0;
+    comm_core_unlock();
     return COMM_OK;
 }
 
+static int bsend_alloc(size_t len, void **data_out, size_t *free_out);
+
 int comm_bsend_alloc(size_t len, void **data_out, size_t *free_out)
+{
+    int rc;
+
+    comm_core_lock();
+    rc = bsend_alloc(len, data_out, free_out);
+    comm_core_unlock();
+    return rc;
+}
+
+static int bsend_alloc(size_t len, void **data_out, size_t *free_out)
 {
     char *start = (char *)(((uintptr_t)bsend_base + 15) & ~(uintptr_t)15);
     char *end = bsend_base + bsend_size;
@@ -108,10 +138,12 @@ void comm_bsend_release(void *data)
     struct bsend_block *b = (struct bsend_block *)((char *)data -
                                                    offsetof(struct bsend_block, data));
 
+    comm_core_lock();
     for (struct bsend_block **link = &bsend_used; *link != NULL; link = &(*link)->next) {
         if (*link == b) {
             *link = b->next;
-            return;
+            break;
         }
     }
+    comm_core_unlock();
 }

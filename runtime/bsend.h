@@ -7,7 +7,8 @@
  * back when the send completes.  Each block costs COMM_BSEND_HEADER bytes besides the message,
  * which MPI_BSEND_OVERHEAD in mpi.h covers.
  *
- * Threads: guarded by the progress lock.
+ * Threads: guarded by the core lock (runtime/thread.h), which the functions here take: any
+ * thread may call them.
  */
 #ifndef COMM_BSEND_H
 #define COMM_BSEND_H

@@ -9,6 +9,7 @@
 
 #include "runtime/error.h"
 #include "runtime/job_topo.h"
+#include "runtime/thread.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@ static struct comm_communicator communicator_world;
 static struct comm_communicator communicator_self;
 static long communicator_self_world_rank;
 
-/* Derived communicators by context / 2; contexts are never reused.  Guarded by the progress
+/* Derived communicators by context / 2; contexts are never reused.  Guarded by the core
  * lock. */
 static struct comm_communicator **communicator_by_ctx;
 static size_t communicator_nctx;
@@ -195,24 +196,47 @@ struct comm_communicator *comm_communicator_lookup(MPI_Comm handle)
         return &communicator_self;
     }
     slot = ((uintptr_t)handle - COMMUNICATOR_HANDLE_BASE) / 2;
-    if ((uintptr_t)handle < COMMUNICATOR_HANDLE_BASE || ((uintptr_t)handle & 1) != 0 ||
-        slot >= communicator_nctx) {
+    if ((uintptr_t)handle < COMMUNICATOR_HANDLE_BASE || ((uintptr_t)handle & 1) != 0) {
         return NULL;
     }
-    c = communicator_by_ctx[slot];
-    return c != NULL && c->magic == COMM_COMMUNICATOR_MAGIC ? c : NULL;
+    comm_core_lock();
+    c = slot < communicator_nctx ? communicator_by_ctx[slot] : NULL;
+    if (c != NULL && c->magic != COMM_COMMUNICATOR_MAGIC) {
+        c = NULL;
+    }
+    comm_core_unlock();
+    return c;
 }
 
 uint32_t comm_communicator_next_context(void)
 {
-    return communicator_next;
+    uint32_t next;
+
+    comm_core_lock();
+    next = communicator_next;
+    comm_core_unlock();
+    return next;
 }
 
 void comm_communicator_reserve_context(uint32_t context)
 {
+    comm_core_lock();
     if (context + COMM_CONTEXT_SPAN > communicator_next) {
         communicator_next = context + COMM_CONTEXT_SPAN;
     }
+    comm_core_unlock();
+}
+
+bool comm_communicator_claim_context(uint32_t context, uint32_t *next_out)
+{
+    bool free_here;
+
+    comm_core_lock();
+    free_here = context >= communicator_next;
+    comm_communicator_reserve_context(context);
+    *next_out = communicator_next;
+    comm_core_unlock();
+    return free_here;
 }
 
 int comm_communicator_create(const long *world_ranks, int size, int my_rank, uint32_t context,
@@ -228,6 +252,7 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
         free(ranks);
         return COMM_ERR_NOMEM;
     }
+    comm_core_lock();
     if (slot >= communicator_nctx) {
         size_t n = communicator_nctx ? communicator_nctx : 64;
         struct comm_communicator **grown;
@@ -237,6 +262,7 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
         }
         grown = realloc(communicator_by_ctx, n * sizeof(*grown));
         if (grown == NULL) {
+            comm_core_unlock();
             free(c);
             free(ranks);
             return COMM_ERR_NOMEM;
@@ -249,6 +275,7 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
     c->size = size;
     c->world_ranks = ranks;
     if (communicator_make_levels(c) < 0) {
+        comm_core_unlock();
         free(c);
         free(ranks);
         return COMM_ERR_NOMEM;
@@ -276,6 +303,7 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
     comm_errhandler_retain(errhandler);
     communicator_by_ctx[slot] = c;
     comm_communicator_reserve_context(context);
+    comm_core_unlock();
     *comm_out = c;
     return COMM_OK;
 }
@@ -301,16 +329,20 @@ int comm_communicator_make_inter(struct comm_communicator *comm, const long *rem
 
 void comm_communicator_park(uint32_t context, struct comm_unexpected *msg)
 {
+    comm_core_lock();
     msg->key_context = context;
     comm_match_add_unexpected(&communicator_parked, msg);
+    comm_core_unlock();
 }
 
 void comm_communicator_free(struct comm_communicator *c)
 {
     communicator_free_coll_state(c);
+    comm_core_lock();
     communicator_by_ctx[c->context_id / 2] = NULL;
     comm_match_drain(&c->match);
     comm_match_drain(&c->coll_match);
+    comm_core_unlock();
     comm_errhandler_release(c->errhandler);
     if (c->info != NULL) {
         comm_info_release(c->info);

@@ -5,7 +5,10 @@
  *
  * Ownership: MPI_COMM_WORLD and MPI_COMM_SELF are static objects set up by
  * comm_communicator_init_predefined(); they live until the process exits.  Fields are written
- * on the init thread, or under the progress lock (the match queues).
+ * when the communicator is made, or under the core lock (the match queues; runtime/thread.h).
+ * The table of communicators and the context ids are guarded by the core lock, which the
+ * functions here take themselves: any thread may call them.  Per the standard, one
+ * communicator's collectives are called from one thread at a time.
  */
 #ifndef COMM_COMMUNICATOR_H
 #define COMM_COMMUNICATOR_H
@@ -130,6 +133,12 @@ uint32_t comm_communicator_next_context(void);
 /* Keeps CONTEXT (and every context below it) from being used by this process from now on:
  * a communicator being agreed on without blocking (MPI_Comm_idup) holds it this way. */
 void comm_communicator_reserve_context(uint32_t context);
+
+/* Reserves CONTEXT as comm_communicator_reserve_context does, and says whether it was still
+ * free here (no communicator of this process used it), in one step: two threads agreeing on
+ * contexts at once cannot both find one free.  *NEXT_OUT: comm_communicator_next_context()
+ * after the reservation. */
+bool comm_communicator_claim_context(uint32_t context, uint32_t *next_out);
 
 /* The object behind a handle, or NULL for MPI_COMM_NULL and handles that name nothing. */
 struct comm_communicator *comm_communicator_lookup(MPI_Comm handle);

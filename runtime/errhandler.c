@@ -53,13 +53,14 @@ struct comm_errhandler *comm_errhandler_create(MPI_Comm_errhandler_function *fn)
 void comm_errhandler_retain(struct comm_errhandler *eh)
 {
     if (eh->kind == COMM_ERRHANDLER_USER) {
-        eh->refcount++;
+        __atomic_add_fetch(&eh->refcount, 1, __ATOMIC_RELAXED);
     }
 }
 
 void comm_errhandler_release(struct comm_errhandler *eh)
 {
-    if (eh != NULL && eh->kind == COMM_ERRHANDLER_USER && --eh->refcount == 0) {
+    if (eh != NULL && eh->kind == COMM_ERRHANDLER_USER &&
+        __atomic_sub_fetch(&eh->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
         free(eh);
     }
 }

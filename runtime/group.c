@@ -125,13 +125,14 @@ out_free_pairs:
 void comm_group_retain(struct comm_group *group)
 {
     if (!group->predefined) {
-        group->refcount++;
+        __atomic_add_fetch(&group->refcount, 1, __ATOMIC_RELAXED);
     }
 }
 
 void comm_group_release(struct comm_group *group)
 {
-    if (group == NULL || group->predefined || --group->refcount > 0) {
+    if (group == NULL || group->predefined ||
+        __atomic_sub_fetch(&group->refcount, 1, __ATOMIC_ACQ_REL) > 0) {
         return;
     }
     free(group->by_world);

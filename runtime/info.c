@@ -115,12 +115,12 @@ int comm_info_dup(const struct comm_info *info, struct comm_info **info_out)
 
 void comm_info_retain(struct comm_info *info)
 {
-    info->refcount++;
+    __atomic_add_fetch(&info->refcount, 1, __ATOMIC_RELAXED);
 }
 
 void comm_info_release(struct comm_info *info)
 {
-    if (info == NULL || --info->refcount > 0) {
+    if (info == NULL || __atomic_sub_fetch(&info->refcount, 1, __ATOMIC_ACQ_REL) > 0) {
         return;
     }
     for (int i = 0; i < info->nentries; i++) {

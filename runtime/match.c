@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 /* Records for small messages are reused: a flood of unexpected eager messages would
- * otherwise cost a malloc and a free each.  Guarded by the progress lock. */
+ * otherwise cost a malloc and a free each.  Guarded by the core lock. */
 enum { MATCH_SMALL_PAYLOAD = 256, MATCH_CACHE_MAX = 1024 };
 static struct comm_unexpected *match_cache;
 static size_t match_cached;

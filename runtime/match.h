@@ -10,7 +10,7 @@
  * tag accept it; a new receive matches the oldest waiting message it accepts.  Transports
  * deliver each sender's messages in order, so this gives MPI's non-overtaking rule.
  *
- * Threads: guarded by the progress lock of the caller.
+ * Threads: the caller holds the core lock (runtime/thread.h).
  */
 #ifndef COMM_MATCH_H
 #define COMM_MATCH_H

@@ -38,6 +38,7 @@
 #include "runtime/datatype.h"
 #include "runtime/error.h"
 #include "runtime/log.h"
+#include "runtime/thread.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,7 @@ struct comm_p2p_ctl_pending {
     struct p2p_ctl_hdr hdr;
 };
 
-/* Guarded by: the progress lock; set up at init. */
+/* Guarded by: the core lock; set up at init. */
 static struct comm_proc *p2p_procs;
 static struct comm_proc *p2p_busy; /* peers with something waiting to go out */
 
@@ -364,7 +365,7 @@ static bool p2p_push(struct comm_proc *proc)
     return false;
 }
 
-int comm_p2p_start_send(struct comm_request *req)
+static int p2p_start_send(struct comm_request *req)
 {
     struct comm_proc *proc = &p2p_procs[comm_communicator_peer_world_rank(req->comm, req->peer)];
     int rc;
@@ -385,6 +386,16 @@ int comm_p2p_start_send(struct comm_request *req)
     }
     p2p_enqueue(proc, req);
     return COMM_OK;
+}
+
+int comm_p2p_start_send(struct comm_request *req)
+{
+    int rc;
+
+    comm_core_lock();
+    rc = p2p_start_send(req);
+    comm_core_unlock();
+    return rc;
 }
 
 /* ---- receiving -------------------------------------------------------------------- */
@@ -496,7 +507,7 @@ static bool p2p_share_out(struct comm_request *req, const struct p2p_arrival *a)
     return true;
 }
 
-/* Guarded by the progress lock: a failed put has been reported. */
+/* Guarded by the core lock: a failed put has been reported. */
 static bool p2p_put_refused_told;
 
 /* The sender's side of SHARE: writes its part into the receiver's memory and says how much
@@ -588,7 +599,7 @@ static int p2p_read_start(struct comm_request *req, const struct p2p_arrival *a)
  * Receives offered to their senders, by token: the low P2P_WRITE_SLOT_BITS bits name a slot,
  * the others count the slot's uses, so that a token from a write that ended long ago cannot
  * name a later receive.  32 bits: what every provider's completion data holds.  Guarded by
- * the progress lock.
+ * the core lock.
  */
 enum { P2P_WRITE_SLOT_BITS = 12, P2P_WRITE_SLOTS = 1 << P2P_WRITE_SLOT_BITS };
 static struct comm_request *p2p_write_slot[P2P_WRITE_SLOTS];
@@ -741,7 +752,7 @@ static void p2p_on_ctw(long peer, const struct p2p_ctl_hdr *h)
 
 static void p2p_fetch(struct comm_request *req, const struct p2p_arrival *a);
 
-/* Guarded by the progress lock: a sender's refusal to write has been reported. */
+/* Guarded by the core lock: a sender's refusal to write has been reported. */
 static bool p2p_nowrite_told;
 
 /* The receiver's side of NOWRITE: the sender did not write, so this side reads. */
@@ -986,7 +997,7 @@ static void p2p_on_fragment(long peer, const void *data, size_t len)
     }
 }
 
-int comm_p2p_start_recv(struct comm_request *req)
+static int p2p_start_recv(struct comm_request *req)
 {
     struct comm_unexpected *u;
     struct p2p_arrival a;
@@ -1010,7 +1021,17 @@ int comm_p2p_start_recv(struct comm_request *req)
     return COMM_OK;
 }
 
-int comm_p2p_start_mrecv(struct comm_request *req, struct comm_unexpected *msg)
+int comm_p2p_start_recv(struct comm_request *req)
+{
+    int rc;
+
+    comm_core_lock();
+    rc = p2p_start_recv(req);
+    comm_core_unlock();
+    return rc;
+}
+
+static int p2p_start_mrecv(struct comm_request *req, struct comm_unexpected *msg)
 {
     struct p2p_arrival a;
 
@@ -1025,7 +1046,17 @@ int comm_p2p_start_mrecv(struct comm_request *req, struct comm_unexpected *msg)
     return COMM_OK;
 }
 
-bool comm_p2p_cancel(struct comm_request *req)
+int comm_p2p_start_mrecv(struct comm_request *req, struct comm_unexpected *msg)
+{
+    int rc;
+
+    comm_core_lock();
+    rc = p2p_start_mrecv(req, msg);
+    comm_core_unlock();
+    return rc;
+}
+
+static bool p2p_cancel(struct comm_request *req)
 {
     if (req->complete) {
         return false;
@@ -1062,22 +1093,70 @@ bool comm_p2p_cancel(struct comm_request *req)
     return true;
 }
 
+bool comm_p2p_cancel(struct comm_request *req)
+{
+    bool rc;
+
+    comm_core_lock();
+    rc = p2p_cancel(req);
+    comm_core_unlock();
+    return rc;
+}
+
 int comm_p2p_probe(struct comm_communicator *comm, int source, int tag, bool take,
                    struct comm_unexpected **msg_out, MPI_Status *status_out)
 {
-    struct comm_unexpected *u = comm_match_find_unexpected(&comm->match, source, tag, take);
+    struct comm_unexpected *u;
 
-    if (u == NULL) {
-        return COMM_ERR_NOT_FOUND;
+    /* Under the lock to the end: a message not taken may be received by another thread. */
+    comm_core_lock();
+    u = comm_match_find_unexpected(&comm->match, source, tag, take);
+    if (u != NULL) {
+        comm_status_set_empty(status_out);
+        status_out->MPI_SOURCE = u->src;
+        status_out->MPI_TAG = u->tag;
+        comm_status_set_bytes(status_out, (MPI_Count)u->len);
+        if (msg_out != NULL) {
+            *msg_out = u;
+        }
     }
-    comm_status_set_empty(status_out);
-    status_out->MPI_SOURCE = u->src;
-    status_out->MPI_TAG = u->tag;
-    comm_status_set_bytes(status_out, (MPI_Count)u->len);
-    if (msg_out != NULL) {
-        *msg_out = u;
+    comm_core_unlock();
+    return u == NULL ? COMM_ERR_NOT_FOUND : COMM_OK;
+}
+
+struct p2p_probe_args {
+    struct comm_communicator *comm;
+    int source;
+    int tag;
+    bool take;
+    struct comm_unexpected **msg_out;
+    MPI_Status *status_out;
+    bool found;
+};
+
+/* Asked again after it said yes (comm_progress_wait), it must not take a second message. */
+static bool p2p_probe_found(void *arg)
+{
+    struct p2p_probe_args *p = arg;
+
+    if (!p->found) {
+        p->found = comm_p2p_probe(p->comm, p->source, p->tag, p->take, p->msg_out, p->status_out) ==
+                   COMM_OK;
     }
-    return COMM_OK;
+    return p->found;
+}
+
+void comm_p2p_probe_wait(struct comm_communicator *comm, int source, int tag, bool take,
+                         struct comm_unexpected **msg_out, MPI_Status *status_out)
+{
+    struct p2p_probe_args p = {.comm = comm,
+                               .source = source,
+                               .tag = tag,
+                               .take = take,
+                               .msg_out = msg_out,
+                               .status_out = status_out};
+
+    comm_progress_wait(p2p_probe_found, &p);
 }
 
 /* ---- progress ------------------------------------------------------------------------- */
@@ -1088,19 +1167,25 @@ static size_t p2p_nhooks;
 
 int comm_progress_add_hook(int (*fn)(void))
 {
+    int rc = COMM_OK;
+
+    comm_core_lock();
     for (size_t i = 0; i < p2p_nhooks; i++) {
         if (p2p_hooks[i] == fn) {
-            return COMM_OK;
+            goto out_unlock;
         }
     }
     if (p2p_nhooks == P2P_MAX_HOOKS) {
-        return COMM_ERR_NOMEM;
+        rc = COMM_ERR_NOMEM;
+        goto out_unlock;
     }
     p2p_hooks[p2p_nhooks++] = fn;
-    return COMM_OK;
+out_unlock:
+    comm_core_unlock();
+    return rc;
 }
 
-int comm_progress(void)
+int comm_progress_poll(void)
 {
     int n = comm_btl_progress_all();
     struct comm_proc **link = &p2p_busy;

@@ -2,15 +2,26 @@
  * progress.c - how a rank waits: polling the transports, spinning, and yielding the core when
  * ranks outnumber cores.
  *
- * Layer: runtime core.  Must not: sleep in the kernel while waiting for a message (waking an
- * idle core costs tens of microseconds here); yielding keeps the core busy for the others.
+ * At MPI_THREAD_MULTIPLE one waiting thread at a time drives progress: it polls with the core
+ * lock held and lets the lock go between rounds, so other threads' calls go on.  The other
+ * waiting threads sleep, each on its own condition variable, in a list of waiters; after each
+ * round the driver wakes those whose wait is over, and when its own wait is over it hands the
+ * role to the first waiter still waiting.  So the transports are polled by one thread, and a
+ * thread blocked in a collective holds no lock.
+ *
+ * Layer: runtime core.  Must not: sleep in the kernel while the process has one thread waiting
+ * for a message (waking an idle core costs tens of microseconds here); yielding keeps the core
+ * busy for the others.  Waiters beyond the first sleep: they leave the core to the driver.
  */
 #include "config.h"
 
 #include "runtime/p2p.h"
 #include "runtime/error.h"
 #include "runtime/log.h"
+#include "runtime/thread.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,18 +85,184 @@ bool comm_progress_is_polite(void)
     return progress_polite;
 }
 
+/* Spinning ranks must still let a same-core thread or process run now and then. */
+static void progress_idle(unsigned *idle)
+{
+    if (progress_polite || (++*idle & 1023) == 0) {
+        sched_yield();
+    }
+}
+
 void comm_progress_until(const bool *flag)
 {
     unsigned idle = 0;
 
+    if (comm_thread_is_multiple()) {
+        comm_progress_wait(comm_progress_flag_done, (void *)(uintptr_t)flag);
+        return;
+    }
     while (!*(volatile const bool *)flag) {
-        if (comm_progress() > 0) {
+        if (comm_progress_poll() > 0) {
             idle = 0;
             continue;
         }
-        /* Spinning ranks must still let a same-core thread or process run now and then. */
-        if (progress_polite || (++idle & 1023) == 0) {
-            sched_yield();
+        progress_idle(&idle);
+    }
+}
+
+bool comm_progress_flag_done(void *flag)
+{
+    return __atomic_load_n((const bool *)flag, __ATOMIC_ACQUIRE);
+}
+
+/* ---- several threads (MPI_THREAD_MULTIPLE) ---------------------------------------------- */
+
+/* A thread asleep in comm_progress_wait. */
+struct progress_waiter {
+    bool (*done)(void *arg);
+    void *arg;
+    pthread_cond_t cond;
+    bool woken;
+    struct progress_waiter *next;
+};
+
+/* Guarded by the core lock: the sleeping threads, oldest first, and the driver (the thread
+ * that polls for all of them).  progress_driving is also read without the lock, as a hint. */
+static struct progress_waiter *progress_waiters;
+static struct progress_waiter **progress_waiters_tail = &progress_waiters;
+static _Atomic(const void *) progress_driving;
+static __thread char progress_self; /* its address names this thread */
+
+/* Wakes the sleepers whose wait is over.  Under the core lock. */
+static void progress_wake_done(void)
+{
+    for (struct progress_waiter *w = progress_waiters; w != NULL; w = w->next) {
+        if (!w->woken && w->done(w->arg)) {
+            w->woken = true;
+            pthread_cond_signal(&w->cond);
         }
     }
+}
+
+/* Hands the driver's role to the oldest sleeper still waiting.  Under the core lock. */
+static void progress_hand_over(void)
+{
+    for (struct progress_waiter *w = progress_waiters; w != NULL; w = w->next) {
+        if (!w->woken) {
+            w->woken = true;
+            pthread_cond_signal(&w->cond);
+            return;
+        }
+    }
+}
+
+static void progress_sleep(struct progress_waiter *me)
+{
+    me->woken = false;
+    me->next = NULL;
+    *progress_waiters_tail = me;
+    progress_waiters_tail = &me->next;
+    while (!me->woken) {
+        comm_core_cond_wait(&me->cond);
+    }
+    for (struct progress_waiter **link = &progress_waiters; *link != NULL; link = &(*link)->next) {
+        if (*link == me) {
+            *link = me->next;
+            if (progress_waiters_tail == &me->next) {
+                progress_waiters_tail = link;
+            }
+            break;
+        }
+    }
+}
+
+/* Polls for everyone until DONE(ARG); with the core lock, given up between rounds. */
+static void progress_drive(bool (*done)(void *arg), void *arg)
+{
+    unsigned idle = 0;
+
+    atomic_store_explicit(&progress_driving, &progress_self, memory_order_relaxed);
+    for (;;) {
+        int n = comm_progress_poll();
+
+        if (progress_waiters != NULL) {
+            progress_wake_done();
+        }
+        if (done(arg)) {
+            break;
+        }
+        comm_core_unlock();
+        if (n > 0) {
+            idle = 0;
+        } else {
+            progress_idle(&idle);
+        }
+        if (comm_core_is_wanted()) {
+            sched_yield(); /* let the blocked thread have the lock */
+        }
+        comm_core_lock();
+    }
+    atomic_store_explicit(&progress_driving, NULL, memory_order_relaxed);
+    progress_hand_over();
+}
+
+void comm_progress_wait(bool (*done)(void *arg), void *arg)
+{
+    struct progress_waiter me = {.done = done, .arg = arg};
+    bool nested = comm_core_is_locked();
+
+    if (!comm_thread_is_multiple()) {
+        unsigned idle = 0;
+
+        while (!done(arg)) {
+            if (comm_progress_poll() == 0) {
+                progress_idle(&idle);
+            } else {
+                idle = 0;
+            }
+        }
+        return;
+    }
+    comm_core_lock();
+    if (nested) {
+        /* The caller holds the lock: nobody else can poll, so this thread does. */
+        while (!done(arg)) {
+            comm_progress_poll();
+            progress_wake_done();
+        }
+        comm_core_unlock();
+        return;
+    }
+    pthread_cond_init(&me.cond, NULL);
+    while (!done(arg)) {
+        if (atomic_load_explicit(&progress_driving, memory_order_relaxed) == NULL) {
+            progress_drive(done, arg);
+            break;
+        }
+        progress_sleep(&me);
+    }
+    pthread_cond_destroy(&me.cond);
+    comm_core_unlock();
+}
+
+int comm_progress(void)
+{
+    const void *driver;
+    int n;
+
+    if (!comm_thread_is_multiple()) {
+        return comm_progress_poll();
+    }
+    /* Another thread polls already: it would only have to wait for the lock. */
+    driver = atomic_load_explicit(&progress_driving, memory_order_relaxed);
+    if (driver != NULL && driver != &progress_self) {
+        return 0;
+    }
+    comm_core_lock();
+    n = comm_progress_poll();
+    if (progress_waiters != NULL) {
+        progress_wake_done();
+    }
+    comm_core_unlock();
+    return n;
 }

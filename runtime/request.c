@@ -8,23 +8,29 @@
 #include "runtime/request.h"
 #include "runtime/bsend.h"
 #include "runtime/datatype.h"
+#include "runtime/thread.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* Freed requests kept for reuse: nonblocking calls at high message rates would otherwise
- * spend their time in malloc.  Guarded by the progress lock. */
+ * spend their time in malloc.  Guarded by the core lock. */
 enum { REQUEST_CACHE_MAX = 1024 };
 static struct comm_request *request_cache;
 static size_t request_cached;
 
 struct comm_request *comm_request_alloc(enum comm_request_kind kind)
 {
-    struct comm_request *req = request_cache;
+    struct comm_request *req;
 
+    comm_core_lock();
+    req = request_cache;
     if (req != NULL) {
         request_cache = req->queue_next;
         request_cached--;
+    }
+    comm_core_unlock();
+    if (req != NULL) {
         memset(req, 0, sizeof(*req));
     } else {
         req = calloc(1, sizeof(*req));
@@ -46,13 +52,32 @@ void comm_request_free(struct comm_request *req)
     if (req->coll_free != NULL) {
         req->coll_free(req->coll);
     }
+    comm_core_lock();
     if (request_cached < REQUEST_CACHE_MAX) {
         req->queue_next = request_cache;
         request_cache = req;
         request_cached++;
-        return;
+        req = NULL;
     }
+    comm_core_unlock();
     free(req);
+}
+
+bool comm_request_user_free(struct comm_request *req)
+{
+    bool now;
+
+    comm_core_lock();
+    now = req->complete || (req->persistent && req->state == COMM_REQUEST_INACTIVE);
+    if (!now) {
+        req->user_freed = true; /* comm_request_complete frees it */
+        req->persistent = false;
+    }
+    comm_core_unlock();
+    if (now) {
+        comm_request_free(req);
+    }
+    return now;
 }
 
 void comm_request_complete(struct comm_request *req, int error)
@@ -65,7 +90,7 @@ void comm_request_complete(struct comm_request *req, int error)
         comm_bsend_release(req->bsend_block);
         req->bsend_block = NULL;
     }
-    req->complete = true;
+    __atomic_store_n(&req->complete, true, __ATOMIC_RELEASE);
     if (req->user_freed) {
         comm_request_free(req);
     }

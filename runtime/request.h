@@ -9,7 +9,9 @@
  * MPI_Request_free).  Persistent requests survive completion and are freed only by
  * MPI_Request_free.  Datatypes and communicators used by an active request are retained.
  *
- * Threads: guarded by the progress lock.
+ * Threads: a request's protocol state is guarded by the core lock (runtime/thread.h); the
+ * functions here take it where they need it.  Its owner may read whether it completed with
+ * comm_request_is_complete at any time, without the lock, and then its status and error.
  */
 #ifndef COMM_REQUEST_H
 #define COMM_REQUEST_H
@@ -108,6 +110,16 @@ void comm_request_complete(struct comm_request *req, int error);
 
 /* Frees the request object and the references it holds. */
 void comm_request_free(struct comm_request *req);
+
+/* MPI_Request_free: frees REQ now if it is complete or an inactive persistent request (and
+ * returns true), or else has the engine free it when it completes. */
+bool comm_request_user_free(struct comm_request *req);
+
+/* Whether REQ has completed; once true, its status and error are final.  Any thread. */
+static inline bool comm_request_is_complete(const struct comm_request *req)
+{
+    return __atomic_load_n(&req->complete, __ATOMIC_ACQUIRE);
+}
 
 /* The request behind a handle (the handle is the pointer); NULL for MPI_REQUEST_NULL. */
 struct comm_request *comm_request_lookup(MPI_Request handle);

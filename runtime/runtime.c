@@ -12,6 +12,7 @@
 #include "runtime/job_topo.h"
 #include "runtime/log.h"
 #include "runtime/p2p.h"
+#include "runtime/thread.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -212,6 +213,7 @@ int comm_runtime_init(const struct comm_setting_table *const *tables, size_t nta
         runtime_log_levels(comm_communicator_lookup(MPI_COMM_WORLD));
     }
     runtime_thread_level = thread_level;
+    comm_thread_init(thread_level);
     runtime_main_thread = pthread_self();
     runtime_state = COMM_RUNTIME_RUNNING;
     return COMM_OK;

@@ -37,7 +37,7 @@
  * provider's keys with FI_MR_PROV_KEY, and remote addresses as virtual addresses with
  * FI_MR_VIRT_ADDR or as offsets into the registration otherwise.
  *
- * Threads: everything is called under the runtime's progress lock.
+ * Threads: everything is called under the runtime's core lock (one thread at a time).
  */
 #ifndef COMM_BTL_OFI_MODULE_H
 #define COMM_BTL_OFI_MODULE_H

@@ -36,7 +36,8 @@ enum { COLL_SHM_PAGE = 4096 };
  * could record why: shared, never freed. */
 static struct comm_coll_shm coll_shm_unusable = {.usable = false, .fd = -1};
 
-/* Guarded by the progress lock: a failing /dev/shm is reported once per process. */
+/* A failing /dev/shm is reported once per process (a race between threads at most repeats
+ * it). */
 static bool coll_shm_warned = false;
 
 /* "cannot WHAT shared memory /dev/shmNAME: error", once per process (later failures are the

@@ -37,7 +37,8 @@
  * mailbox two exchanges later without a handshake: it has seen every rank post the exchange in
  * between, and a rank posts only after it has read everything of the exchange before.
  *
- * Threads: the caller holds the progress lock (as for every collective).
+ * Threads: as for every collective (coll.h): one thread at a time per communicator, without
+ * the core lock.
  */
 #ifndef COMM_COLL_SHM_H
 #define COMM_COLL_SHM_H
@@ -89,7 +90,7 @@ struct comm_coll_shm_mail {
 };
 
 /* One communicator's segment, as this process sees it.  Owned by the communicator
- * (coll_state); used under the progress lock. */
+ * (coll_state); used by the thread in its collective. */
 struct comm_coll_shm {
     bool usable;     /* false: the segment could not be made; use message-based algorithms */
     int slots_state; /* COMM_COLL_SHM_SLOTS_*, as this rank last saw it */

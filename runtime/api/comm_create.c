@@ -175,9 +175,7 @@ static int idup_check(struct comm_coll_sched *s, struct idup_state *st)
     struct comm_datatype *type = comm_datatype_lookup(MPI_UNSIGNED);
     int err;
 
-    st->mine[0] = st->candidate < comm_communicator_next_context() ? 1 : 0;
-    comm_communicator_reserve_context(st->candidate);
-    st->mine[1] = comm_communicator_next_context();
+    st->mine[0] = comm_communicator_claim_context(st->candidate, &st->mine[1]) ? 0 : 1;
     st->checking = true;
     err = comm_coll_iallreduce(s, st->mine, st->agreed, 2, type, comm_op_lookup(MPI_MAX));
     return err == MPI_SUCCESS ? comm_coll_sched_call(s, idup_step, st) : err;

@@ -34,9 +34,7 @@ int comm_api_agree_context(const char *func, struct comm_communicator *parent,
     while (err == MPI_SUCCESS) {
         unsigned candidate = agreed[1];
 
-        mine[0] = candidate < comm_communicator_next_context() ? 1 : 0;
-        comm_communicator_reserve_context(candidate);
-        mine[1] = comm_communicator_next_context();
+        mine[0] = comm_communicator_claim_context(candidate, &mine[1]) ? 0 : 1;
         err = PMPI_Allreduce(mine, agreed, 2, MPI_UNSIGNED, MPI_MAX, parent->handle);
         if (err == MPI_SUCCESS && agreed[0] == 0) {
             *context_out = candidate;

@@ -11,8 +11,9 @@
 
 #include <stdio.h>
 
-/* The highest level comm provides: calls may come from any thread, one at a time. */
-static const int init_max_thread_level = MPI_THREAD_SERIALIZED;
+/* The highest level comm provides: calls may come from any thread at once (the runtime core
+ * takes its lock at MPI_THREAD_MULTIPLE only, runtime/thread.h). */
+static const int init_max_thread_level = MPI_THREAD_MULTIPLE;
 
 static int init_common(const char *func, int required, int *provided)
 {

@@ -13,7 +13,6 @@
 #include "runtime/p2p.h"
 #include "runtime/request.h"
 
-#include <sched.h>
 #include <string.h>
 
 static int probe_check(const char *func, int source, int tag, MPI_Comm comm,
@@ -74,14 +73,11 @@ static int probe(const char *func, int source, int tag, MPI_Comm comm, bool wait
         return MPI_SUCCESS;
     }
     comm_progress();
-    while (comm_p2p_probe(c, source, tag, take, &msg, &found) != COMM_OK) {
-        if (!wait) {
-            *flag = 0;
-            return MPI_SUCCESS;
-        }
-        if (comm_progress() == 0 && comm_progress_is_polite()) {
-            sched_yield();
-        }
+    if (wait) {
+        comm_p2p_probe_wait(c, source, tag, take, &msg, &found);
+    } else if (comm_p2p_probe(c, source, tag, take, &msg, &found) != COMM_OK) {
+        *flag = 0;
+        return MPI_SUCCESS;
     }
     if (flag != NULL) {
         *flag = 1;

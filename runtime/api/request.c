@@ -140,11 +140,11 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         request_empty_status(status);
         return MPI_SUCCESS;
     }
-    if (!req->complete) {
+    if (!comm_request_is_complete(req)) {
         comm_progress();
     }
-    *flag = req->complete;
-    if (!req->complete) {
+    *flag = comm_request_is_complete(req);
+    if (!comm_request_is_complete(req)) {
         return MPI_SUCCESS;
     }
     return request_finish("MPI_Test", request, status);
@@ -193,7 +193,7 @@ static bool request_all_complete(int count, MPI_Request array[])
     for (int i = 0; i < count; i++) {
         struct comm_request *req = comm_request_lookup(array[i]);
 
-        if (!request_is_idle(req) && !req->complete) {
+        if (!request_is_idle(req) && !comm_request_is_complete(req)) {
             return false;
         }
     }
@@ -251,11 +251,34 @@ static int request_find_complete(int count, MPI_Request array[], bool *all_idle)
             continue;
         }
         *all_idle = false;
-        if (req->complete) {
+        if (comm_request_is_complete(req)) {
             return i;
         }
     }
     return -1;
+}
+
+struct request_array {
+    int count;
+    MPI_Request *array;
+};
+
+/* For comm_progress_wait: whether one of the active requests has completed (or none is
+ * active). */
+static bool request_any_done(void *arg)
+{
+    const struct request_array *a = arg;
+    bool all_idle;
+
+    return request_find_complete(a->count, a->array, &all_idle) >= 0 || all_idle;
+}
+
+/* Waits until one request of ARRAY completes, sleeping while another thread progresses. */
+static void request_wait_any(int count, MPI_Request array[])
+{
+    struct request_array a = {.count = count, .array = array};
+
+    comm_progress_wait(request_any_done, &a);
 }
 
 static int request_any(const char *func, int count, MPI_Request array[], int *index, int *flag,
@@ -271,12 +294,13 @@ static int request_any(const char *func, int count, MPI_Request array[], int *in
         return comm_api_error(NULL, MPI_ERR_ARG, "%s: index is NULL", func);
     }
     i = request_find_complete(count, array, &all_idle);
-    while (i < 0 && !all_idle) {
-        comm_progress();
-        i = request_find_complete(count, array, &all_idle);
-        if (!wait) {
-            break;
+    if (i < 0 && !all_idle) {
+        if (wait) {
+            request_wait_any(count, array);
+        } else {
+            comm_progress();
         }
+        i = request_find_complete(count, array, &all_idle);
     }
     if (all_idle) {
         *index = MPI_UNDEFINED;
@@ -328,9 +352,11 @@ static int request_some(const char *func, int incount, MPI_Request array[], int 
                               outcount == NULL ? "outcount" : "array_of_indices");
     }
     if (request_find_complete(incount, array, &all_idle) < 0 && !all_idle) {
-        do {
+        if (wait) {
+            request_wait_any(incount, array);
+        } else {
             comm_progress();
-        } while (wait && request_find_complete(incount, array, &all_idle) < 0);
+        }
     }
     request_find_complete(incount, array, &all_idle);
     if (all_idle) {
@@ -342,7 +368,7 @@ static int request_some(const char *func, int incount, MPI_Request array[], int 
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
         int error;
 
-        if (request_is_idle(req) || !req->complete) {
+        if (request_is_idle(req) || !comm_request_is_complete(req)) {
             continue;
         }
         if (req->error != MPI_SUCCESS && !any_error) {
@@ -392,12 +418,7 @@ int PMPI_Request_free(MPI_Request *request)
                               "MPI_Request_free: the request is "
                               "MPI_REQUEST_NULL");
     }
-    if (req->complete || request_is_idle(req)) {
-        comm_request_free(req);
-    } else {
-        req->user_freed = true; /* the engine frees it when it completes */
-        req->persistent = false;
-    }
+    comm_request_user_free(req);
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }
@@ -420,11 +441,11 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         request_empty_status(status);
         return MPI_SUCCESS;
     }
-    if (!req->complete) {
+    if (!comm_request_is_complete(req)) {
         comm_progress();
     }
-    *flag = req->complete;
-    if (req->complete) {
+    *flag = comm_request_is_complete(req);
+    if (comm_request_is_complete(req)) {
         request_copy_status(status, req);
     }
     return MPI_SUCCESS;
