@@ -8,12 +8,15 @@
  * A freed keyval stays alive while attributes use it (its delete callback still runs when they
  * go).  A communicator's attributes are a list in the order they were set; MPI_Comm_dup copies
  * them in that order, and they are deleted in reverse order when the communicator is freed.
- * Threads: serialized by the caller like the rest of the API.
+ * Threads: the keyval table has its own lock (runtime/thread.h), never held across a
+ * callback; keyvals never move once made.  A communicator's attributes are changed by one
+ * thread at a time (the standard leaves calls on one object from several threads to the user).
  */
 #include "config.h"
 
 #include "runtime/api/api.h"
 #include "runtime/runtime.h"
+#include "runtime/thread.h"
 
 #include <stdlib.h>
 
@@ -32,8 +35,24 @@ struct attr_value {
     struct attr_value *next;
 };
 
-static struct attr_keyval *attr_keyvals;
+/* Guarded by attr_lock: the keyvals, each allocated once and never moved or freed. */
+static struct comm_mutex attr_lock = COMM_MUTEX_INITIALIZER;
+static struct attr_keyval **attr_keyvals;
 static int attr_nkeyvals;
+
+/* The keyval of slot KEYVAL - COMM_ATTR_KEYVAL_BASE, or NULL if there is none. */
+static struct attr_keyval *attr_keyval_at(int keyval)
+{
+    int slot = keyval - COMM_ATTR_KEYVAL_BASE;
+    struct attr_keyval *k = NULL;
+
+    comm_mutex_lock(&attr_lock);
+    if (slot >= 0 && slot < attr_nkeyvals) {
+        k = attr_keyvals[slot];
+    }
+    comm_mutex_unlock(&attr_lock);
+    return k;
+}
 
 /* The values the attributes point at; the standard hands out pointers to them. */
 static int attr_tag_ub = COMM_API_TAG_UB;
@@ -48,16 +67,16 @@ static int attr_lastusedcode = MPI_ERR_LASTCODE;
  * (a freed keyval's slot lives on for the attributes that still use it). */
 static struct attr_keyval *attr_keyval(const char *func, struct comm_communicator *comm, int keyval)
 {
-    int slot = keyval - COMM_ATTR_KEYVAL_BASE;
+    struct attr_keyval *k = attr_keyval_at(keyval);
 
-    if (slot < 0 || slot >= attr_nkeyvals || attr_keyvals[slot].freed) {
+    if (k == NULL || __atomic_load_n(&k->freed, __ATOMIC_RELAXED)) {
         comm_api_error(comm, MPI_ERR_KEYVAL, "%s: invalid keyval %d%s", func, keyval,
                        keyval >= MPI_TAG_UB && keyval <= MPI_LASTUSEDCODE
                            ? " (a predefined attribute, which cannot be changed)"
                            : "");
         return NULL;
     }
-    return &attr_keyvals[slot];
+    return k;
 }
 
 static struct attr_value **attr_find(struct comm_communicator *comm, int keyval)
@@ -74,7 +93,7 @@ static struct attr_value **attr_find(struct comm_communicator *comm, int keyval)
 static int attr_remove(struct comm_communicator *comm, struct attr_value **link)
 {
     struct attr_value *a = *link;
-    struct attr_keyval *k = &attr_keyvals[a->keyval - COMM_ATTR_KEYVAL_BASE];
+    struct attr_keyval *k = attr_keyval_at(a->keyval);
     int rc = MPI_SUCCESS;
 
     if (k->delete_fn != MPI_COMM_NULL_DELETE_FN) {
@@ -107,7 +126,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
                             void *extra_state)
 {
-    struct attr_keyval *grown;
+    struct attr_keyval **grown, *k;
     int err = comm_api_check_running("MPI_Comm_create_keyval");
 
     if (err != MPI_SUCCESS) {
@@ -116,17 +135,27 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
     if (comm_keyval == NULL) {
         return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Comm_create_keyval: comm_keyval is NULL");
     }
-    grown = realloc(attr_keyvals, (size_t)(attr_nkeyvals + 1) * sizeof(*grown));
-    if (grown == NULL) {
+    k = malloc(sizeof(*k));
+    if (k == NULL) {
         return comm_api_error(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_keyval: out of memory");
     }
-    attr_keyvals = grown;
-    attr_keyvals[attr_nkeyvals] = (struct attr_keyval){
+    *k = (struct attr_keyval){
         .copy_fn = comm_copy_attr_fn,
         .delete_fn = comm_delete_attr_fn,
         .extra_state = extra_state,
     };
-    *comm_keyval = COMM_ATTR_KEYVAL_BASE + attr_nkeyvals++;
+    comm_mutex_lock(&attr_lock);
+    grown = realloc(attr_keyvals, (size_t)(attr_nkeyvals + 1) * sizeof(*grown));
+    if (grown != NULL) {
+        attr_keyvals = grown;
+        attr_keyvals[attr_nkeyvals] = k;
+        *comm_keyval = COMM_ATTR_KEYVAL_BASE + attr_nkeyvals++;
+    }
+    comm_mutex_unlock(&attr_lock);
+    if (grown == NULL) {
+        free(k);
+        return comm_api_error(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_keyval: out of memory");
+    }
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_create_keyval);
@@ -146,7 +175,7 @@ int PMPI_Comm_free_keyval(int *comm_keyval)
     if (k == NULL) {
         return MPI_ERR_KEYVAL;
     }
-    k->freed = true;
+    __atomic_store_n(&k->freed, true, __ATOMIC_RELAXED);
     *comm_keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -221,7 +250,7 @@ int comm_api_attr_copy(const char *func, struct comm_communicator *old,
     struct attr_value **tail = (struct attr_value **)&new_comm->attrs;
 
     for (struct attr_value *a = old->attrs; a != NULL; a = a->next) {
-        struct attr_keyval *k = &attr_keyvals[a->keyval - COMM_ATTR_KEYVAL_BASE];
+        struct attr_keyval *k = attr_keyval_at(a->keyval);
         struct attr_value *copy;
         void *out = NULL;
         int flag = 0, rc = MPI_SUCCESS;

@@ -6,27 +6,35 @@
  *
  * Every thread of every rank, all at the same time:
  *   1. dups its own communicator from its thread's copy of MPI_COMM_WORLD (communicators made
- *      in several threads at once get distinct contexts);
- *   2. on the shared MPI_COMM_WORLD, sends ROUNDS numbered messages to every other rank with
+ *      in several threads at once get distinct contexts), with an attribute of a keyval it
+ *      made;
+ *   2. on rank 0, waits for a message one thread of rank 1 sends 0.3 s later (on
+ *      MPI_COMM_WORLD, its own tag): one thread drives progress
+ *      and the others sleep, so at least three of the four hardly leave their core meanwhile
+ *      (they do not spin);
+ *   3. on the shared MPI_COMM_WORLD, sends ROUNDS numbered messages to every other rank with
  *      its own tag (MPI_Isend and MPI_Issend; small and rendezvous sizes) and receives the
  *      same from every other rank with MPI_ANY_SOURCE (MPI_Recv, MPI_Irecv, and MPI_Probe then
  *      MPI_Recv), checking that the messages of each sender arrive in the order they were
  *      sent (MPI's non-overtaking rule, per sending thread);
- *   3. on the shared communicator SHARED, all threads take messages of any tag with
+ *   4. on the shared communicator SHARED, all threads take messages of any tag with
  *      MPI_Mprobe/MPI_Mrecv or MPI_Improbe/MPI_Imrecv, as the standard advises where threads
  *      share a communicator: every message is received exactly once and intact;
- *   4. on its own communicator, runs blocking collectives (barrier, bcast, allreduce,
+ *   5. on its own communicator, runs blocking collectives (barrier, bcast, allreduce,
  *      allgather) and a nonblocking allreduce, with results it checks;
- *   5. exchanges messages with blocking MPI_Sendrecv, MPI_Send and MPI_Recv on its own
+ *   6. exchanges messages with blocking MPI_Sendrecv, MPI_Send and MPI_Recv on its own
  *      communicator;
- *   6. waits on receives with MPI_Waitany and MPI_Waitsome, and tests with MPI_Test;
- *   7. with MPI_ERRORS_RETURN on its communicator, gets MPI_ERR_RANK and MPI_ERR_TAG back.
+ *   7. waits on receives with MPI_Waitany and MPI_Waitsome, and tests with MPI_Test;
+ *   8. with MPI_ERRORS_RETURN on its communicator, gets MPI_ERR_RANK and MPI_ERR_TAG back.
  * The main thread first checks MPI_Init_thread, MPI_Query_thread and MPI_Is_thread_main.
  * Prints "p2p_threads R: ok" per rank, or "FAIL: p2p_threads rank R: ..." and aborts.
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <mpi.h>
 
 #include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,11 +42,13 @@
 
 enum {
     NTHREADS = 4,
-    TAG_ORDER = 100,  /* plus the thread */
-    TAG_SHARED = 200, /* plus the thread */
-    TAG_ANY = 300,    /* plus the thread */
-    BIG = 70000,      /* bytes: above every eager limit */
-    HDR = 4,          /* ints at the start of every message: source, thread, seq, length */
+    TAG_ORDER = 100,   /* plus the thread */
+    TAG_SHARED = 200,  /* plus the thread */
+    TAG_ANY = 300,     /* plus the thread */
+    TAG_SLEEP = 400,   /* plus the thread */
+    SLEEP_US = 300000, /* how long rank 1 keeps rank 0's threads waiting */
+    BIG = 70000,       /* bytes: above every eager limit */
+    HDR = 4,           /* ints at the start of every message: source, thread, seq, length */
 };
 
 static int rank, size, rounds = 40;
@@ -82,7 +92,48 @@ static void check_msg(const int *buf, int len, int src, int t, int seq)
     }
 }
 
-/* Step 2: numbered messages on MPI_COMM_WORLD, received in each sender's order.  The sends are
+/* How often this thread has left its core, voluntarily or not. */
+static long thread_switches(void)
+{
+    struct rusage ru;
+
+    CHECK(getrusage(RUSAGE_THREAD, &ru) == 0);
+    return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/* Step 2: rank 0's threads wait for messages rank 1 sends after SLEEP_US: one of them polls,
+ * the others sleep until their message is there.  A sleeping thread leaves its core a few
+ * times; one that polls, or spins yielding its core, thousands of times (QUIET counts the
+ * sleepers). */
+static void sleepers(int t, int *quiet)
+{
+    int x = t;
+    long switches;
+
+    if (rank == 1 && t == 0) {
+        int out[NTHREADS];
+        MPI_Request reqs[NTHREADS];
+
+        /* All at once: a message that arrives late would pass the polling role around. */
+        usleep(SLEEP_US);
+        for (int i = 0; i < NTHREADS; i++) {
+            out[i] = i;
+            CHECK(MPI_Isend(&out[i], 1, MPI_INT, 0, TAG_SLEEP + i, MPI_COMM_WORLD, &reqs[i]) ==
+                  MPI_SUCCESS);
+        }
+        CHECK(MPI_Waitall(NTHREADS, reqs, MPI_STATUSES_IGNORE) == MPI_SUCCESS);
+    } else if (rank == 0) {
+        switches = thread_switches();
+        CHECK(MPI_Recv(&x, 1, MPI_INT, 1, TAG_SLEEP + t, MPI_COMM_WORLD, MPI_STATUS_IGNORE) ==
+              MPI_SUCCESS);
+        CHECK(x == t);
+        if (thread_switches() - switches < 20) {
+            __atomic_add_fetch(quiet, 1, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+/* Step 3: numbered messages on MPI_COMM_WORLD, received in each sender's order.  The sends are
  * waited for at the end: a thread keeps a receive posted until it has every message due. */
 static void order(int t, int *rbuf)
 {
@@ -143,8 +194,8 @@ static void order(int t, int *rbuf)
     free(next);
 }
 
-/* Blocking sends on the thread's own communicator: a ring of MPI_Sendrecv, then MPI_Send and
- * MPI_Recv of a rendezvous-sized message, even ranks sending first. */
+/* Step 6: blocking sends on the thread's own communicator: a ring of MPI_Sendrecv, then MPI_Send
+ * and MPI_Recv of a rendezvous-sized message, even ranks sending first. */
 static void blocking(int t, MPI_Comm comm, int *sbuf, int *rbuf)
 {
     int to = (rank + 1) % size, from = (rank + size - 1) % size, count;
@@ -171,7 +222,7 @@ static void blocking(int t, MPI_Comm comm, int *sbuf, int *rbuf)
     }
 }
 
-/* Step 3: threads share SHARED and take messages of any tag with matched probes.  Each thread
+/* Step 4: threads share SHARED and take messages of any tag with matched probes.  Each thread
  * first claims one of the messages due (COUNTS[NTHREADS] counts the claims), so a blocking
  * Mprobe always has a message left for it. */
 static void probes(int t, int *sbuf, int *rbuf, int *counts)
@@ -222,7 +273,7 @@ static void probes(int t, int *sbuf, int *rbuf, int *counts)
     free(sreq);
 }
 
-/* Step 4: collectives on the thread's own communicator. */
+/* Step 5: collectives on the thread's own communicator. */
 static void collectives(int t, MPI_Comm comm)
 {
     int value[3], sum[3], *all = malloc((size_t)size * sizeof(*all));
@@ -252,7 +303,7 @@ static void collectives(int t, MPI_Comm comm)
     free(all);
 }
 
-/* Step 5: Waitany, Waitsome and Test on receives from every other rank. */
+/* Step 7: Waitany, Waitsome and Test on receives from every other rank. */
 static void completion(int t, MPI_Comm comm)
 {
     enum { N = 8 };
@@ -296,7 +347,7 @@ static void completion(int t, MPI_Comm comm)
     (void)t;
 }
 
-/* Step 6: bad arguments from a thread get their error class back. */
+/* Step 8: bad arguments from a thread get their error class back. */
 static void errors(MPI_Comm comm)
 {
     int x = 0, cls;
@@ -311,20 +362,30 @@ static void errors(MPI_Comm comm)
 struct thread_arg {
     int t;
     MPI_Comm parent; /* the thread's copy of MPI_COMM_WORLD */
-    int *counts;     /* messages taken in step 3 by sending thread, then the claims */
+    int *counts;     /* messages taken in step 4 by sending thread, then the claims */
+    int *quiet;      /* threads of rank 0 that slept in step 2 */
 };
 
 static void *thread_main(void *p)
 {
     struct thread_arg *a = p;
-    int *sbuf = malloc(BIG), *rbuf = malloc(BIG), flag = -1, r, s;
+    int *sbuf = malloc(BIG), *rbuf = malloc(BIG), flag = -1, r, s, keyval, *value = NULL;
     MPI_Comm comm;
 
     CHECK(sbuf != NULL && rbuf != NULL);
     CHECK(MPI_Is_thread_main(&flag) == MPI_SUCCESS && flag == 0);
+    /* Keyvals made in every thread at once; the dup copies the attribute. */
+    CHECK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &keyval, NULL) ==
+          MPI_SUCCESS);
+    CHECK(MPI_Comm_set_attr(a->parent, keyval, &a->t) == MPI_SUCCESS);
     CHECK(MPI_Comm_dup(a->parent, &comm) == MPI_SUCCESS);
+    CHECK(MPI_Comm_get_attr(comm, keyval, &value, &flag) == MPI_SUCCESS && flag == 1);
+    CHECK(value == &a->t);
+    CHECK(MPI_Comm_delete_attr(a->parent, keyval) == MPI_SUCCESS);
+    CHECK(MPI_Comm_free_keyval(&keyval) == MPI_SUCCESS && keyval == MPI_KEYVAL_INVALID);
     CHECK(MPI_Comm_rank(comm, &r) == MPI_SUCCESS && r == rank);
     CHECK(MPI_Comm_size(comm, &s) == MPI_SUCCESS && s == size);
+    sleepers(a->t, a->quiet);
     order(a->t, rbuf);
     probes(a->t, sbuf, rbuf, a->counts);
     collectives(a->t, comm);
@@ -341,7 +402,7 @@ int main(int argc, char **argv)
 {
     struct thread_arg args[NTHREADS];
     pthread_t threads[NTHREADS];
-    int provided = -1, q = -1, flag = -1, counts[NTHREADS + 1] = {0};
+    int provided = -1, q = -1, flag = -1, counts[NTHREADS + 1] = {0}, quiet = 0;
 
     if (argc > 1) {
         rounds = atoi(argv[1]);
@@ -355,7 +416,7 @@ int main(int argc, char **argv)
     CHECK(size >= 2);
     CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &shared) == MPI_SUCCESS);
     for (int t = 0; t < NTHREADS; t++) {
-        args[t] = (struct thread_arg){.t = t, .counts = counts};
+        args[t] = (struct thread_arg){.t = t, .counts = counts, .quiet = &quiet};
         CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &args[t].parent) == MPI_SUCCESS);
     }
     for (int t = 0; t < NTHREADS; t++) {
@@ -365,7 +426,10 @@ int main(int argc, char **argv)
         CHECK(pthread_join(threads[t], NULL) == 0);
         CHECK(MPI_Comm_free(&args[t].parent) == MPI_SUCCESS);
     }
-    /* Every message of step 3 was taken once: none is left, none twice. */
+    if (rank == 0) {
+        CHECK(quiet >= NTHREADS - 1);
+    }
+    /* Every message of step 4 was taken once: none is left, none twice. */
     for (int t = 0; t < NTHREADS; t++) {
         CHECK(counts[t] == rounds / 2);
     }
