@@ -176,7 +176,8 @@ static void progress_sleep(struct progress_waiter *me)
     }
 }
 
-/* Polls for everyone until DONE(ARG); with the core lock, given up between rounds. */
+/* Polls for everyone until DONE(ARG); with the core lock, given up between rounds.  The
+ * caller hands the role over afterwards. */
 static void progress_drive(bool (*done)(void *arg), void *arg)
 {
     unsigned idle = 0;
@@ -203,13 +204,12 @@ static void progress_drive(bool (*done)(void *arg), void *arg)
         comm_core_lock();
     }
     atomic_store_explicit(&progress_driving, NULL, memory_order_relaxed);
-    progress_hand_over();
 }
 
 void comm_progress_wait(bool (*done)(void *arg), void *arg)
 {
     struct progress_waiter me = {.done = done, .arg = arg};
-    bool nested = comm_core_is_locked();
+    bool nested;
 
     if (!comm_thread_is_multiple()) {
         unsigned idle = 0;
@@ -223,6 +223,7 @@ void comm_progress_wait(bool (*done)(void *arg), void *arg)
         }
         return;
     }
+    nested = comm_core_is_locked();
     comm_core_lock();
     if (nested) {
         /* The caller holds the lock: nobody else can poll, so this thread does. */
@@ -240,6 +241,11 @@ void comm_progress_wait(bool (*done)(void *arg), void *arg)
             break;
         }
         progress_sleep(&me);
+    }
+    /* The role is free (this thread drove, or was woken to take over and found its wait
+     * over): the oldest sleeper takes it. */
+    if (atomic_load_explicit(&progress_driving, memory_order_relaxed) == NULL) {
+        progress_hand_over();
     }
     pthread_cond_destroy(&me.cond);
     comm_core_unlock();
