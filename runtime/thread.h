@@ -27,8 +27,10 @@
  * reached from progress take a struct comm_mutex of their own:
  *
  *     static struct comm_mutex table_lock = COMM_MUTEX_INITIALIZER;
- *     comm_mutex_lock(&table_lock);  ... read or change the table ...
- * comm_mutex_unlock(&table_lock);
+ *
+ *     comm_mutex_lock(&table_lock);
+ *     ... read or change the table ...
+ *     comm_mutex_unlock(&table_lock);
  *
  * It is not recursive, and is never held across a call to another MPI function or a user
  * callback.

@@ -327,11 +327,13 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
         value = &attr_wtime_is_global;
         break;
     case MPI_UNIVERSE_SIZE:
-        attr_universe_size = (int)comm_runtime_job()->universe_size;
+        /* Threads may ask at once: the same value, stored atomically. */
+        __atomic_store_n(&attr_universe_size, (int)comm_runtime_job()->universe_size,
+                         __ATOMIC_RELAXED);
         value = &attr_universe_size;
         break;
     case MPI_APPNUM:
-        attr_appnum = (int)comm_runtime_job()->appnum;
+        __atomic_store_n(&attr_appnum, (int)comm_runtime_job()->appnum, __ATOMIC_RELAXED);
         value = &attr_appnum;
         break;
     case MPI_LASTUSEDCODE:
