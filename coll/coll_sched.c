@@ -326,6 +326,7 @@ int comm_coll_sched_start(struct comm_coll_sched *s, struct comm_request *req)
     req->coll = s;
     req->coll_free = sched_free_request_part;
     req->comm = s->comm;
+    comm_communicator_retain(req->comm);
     req->state = COMM_REQUEST_QUEUED;
     comm_status_set_empty(&req->status);
     *sched_active_tail = s;

@@ -143,6 +143,10 @@ bool comm_communicator_is_local(long world_rank)
            communicator_local[world_rank];
 }
 
+/* Communicators whose last reference went inside the engine, waiting to be destroyed. */
+static struct comm_communicator *communicator_zombies;
+static void communicator_bury_zombies(void);
+
 static void communicator_free_coll_state(struct comm_communicator *c)
 {
     if (c->coll_state_free != NULL) {
@@ -167,6 +171,7 @@ uint32_t comm_communicator_hier_context(const struct comm_communicator *comm, in
 
 void comm_communicator_finalize_predefined(void)
 {
+    communicator_bury_zombies();
     communicator_free_coll_state(&communicator_world);
     communicator_free_coll_state(&communicator_self);
     comm_match_drain(&communicator_world.match);
@@ -219,9 +224,13 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
                              struct comm_errhandler *errhandler,
                              struct comm_communicator **comm_out)
 {
-    struct comm_communicator *c = calloc(1, sizeof(*c));
-    long *ranks = malloc((size_t)size * sizeof(*ranks));
+    struct comm_communicator *c;
+    long *ranks;
     size_t slot = context / 2;
+
+    communicator_bury_zombies();
+    c = calloc(1, sizeof(*c));
+    ranks = malloc((size_t)size * sizeof(*ranks));
 
     if (c == NULL || ranks == NULL) {
         free(c);
@@ -274,6 +283,7 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
     }
     c->errhandler = errhandler;
     comm_errhandler_retain(errhandler);
+    c->refs = 1;
     communicator_by_ctx[slot] = c;
     comm_communicator_reserve_context(context);
     *comm_out = c;
@@ -305,7 +315,7 @@ void comm_communicator_park(uint32_t context, struct comm_unexpected *msg)
     comm_match_add_unexpected(&communicator_parked, msg);
 }
 
-void comm_communicator_free(struct comm_communicator *c)
+static void communicator_destroy(struct comm_communicator *c)
 {
     communicator_free_coll_state(c);
     communicator_by_ctx[c->context_id / 2] = NULL;
@@ -323,6 +333,42 @@ void comm_communicator_free(struct comm_communicator *c)
     free((void *)(uintptr_t)c->remote_world_ranks);
     free((void *)(uintptr_t)c->world_ranks);
     free(c);
+}
+
+/* Destroys the communicators released inside the engine (outside it now). */
+static void communicator_bury_zombies(void)
+{
+    while (communicator_zombies != NULL) {
+        struct comm_communicator *c = communicator_zombies;
+
+        communicator_zombies = c->zombie_next;
+        communicator_destroy(c);
+    }
+}
+
+void comm_communicator_retain(struct comm_communicator *c)
+{
+    if (!c->predefined) {
+        c->refs++;
+    }
+}
+
+void comm_communicator_release(struct comm_communicator *c)
+{
+    if (c->predefined || --c->refs > 0) {
+        return;
+    }
+    c->zombie_next = communicator_zombies;
+    communicator_zombies = c;
+}
+
+void comm_communicator_free(struct comm_communicator *c)
+{
+    communicator_bury_zombies();
+    c->magic = COMM_COMMUNICATOR_FREED; /* the handle names nothing from now on */
+    if (--c->refs == 0) {
+        communicator_destroy(c);
+    }
 }
 
 struct comm_communicator *comm_communicator_by_context(uint32_t context_id)

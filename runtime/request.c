@@ -7,6 +7,7 @@
 
 #include "runtime/request.h"
 #include "runtime/bsend.h"
+#include "runtime/communicator.h"
 #include "runtime/datatype.h"
 
 #include <stdlib.h>
@@ -41,6 +42,9 @@ void comm_request_free(struct comm_request *req)
 {
     if (req->dt != NULL) {
         comm_datatype_release(req->dt);
+    }
+    if (req->comm != NULL) {
+        comm_communicator_release(req->comm);
     }
     free(req->bounce);
     if (req->coll_free != NULL) {

@@ -96,6 +96,7 @@ static int api_start_bsend(const struct api_op *op)
     }
     comm_datatype_pack(op->dt, op->buf, op->count, 0, block, len);
     req->comm = op->comm;
+    comm_communicator_retain(req->comm);
     req->dt = comm_datatype_lookup(MPI_BYTE);
     req->buf = block;
     req->count = (MPI_Count)len;
@@ -162,6 +163,7 @@ static int api_nonblocking(struct api_op *op, bool persistent, MPI_Request *requ
     }
     api_fill(req, op);
     comm_datatype_retain(req->dt);
+    comm_communicator_retain(req->comm);
     req->persistent = persistent;
     if (persistent) {
         req->state = COMM_REQUEST_INACTIVE;

@@ -88,6 +88,7 @@ static int probe(const char *func, int source, int tag, MPI_Comm comm, bool wait
     }
     if (take) {
         msg->comm = c;
+        comm_communicator_retain(c); /* the message's, handed to its receive */
         *message = (MPI_Message)msg;
     }
     probe_copy(status, &found);
@@ -173,6 +174,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
         return err;
     }
     comm_progress_until(&req.complete);
+    comm_communicator_release(req.comm); /* the message's reference */
     probe_copy(status, &req.status);
     return comm_api_request_error("MPI_Mrecv", &req);
 }
