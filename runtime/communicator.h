@@ -60,6 +60,9 @@ struct comm_communicator {
      * leader, its lowest rank.  Made once, when the communicator is. */
     int nlevels;
     struct comm_topo_groups *levels;
+    /* The process topology (MPI_Cart_create, MPI_Graph_create, MPI_Dist_graph_create*), shared
+     * with duplicates (runtime/proc_topo.h); NULL: none. */
+    struct comm_proc_topo *proc_topo;
 };
 
 enum { COMM_COMMUNICATOR_MAGIC = 0x636f6d6d };
