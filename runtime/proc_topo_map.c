@@ -82,11 +82,12 @@ static int map_slots(const struct comm_communicator *comm, int *slots)
     return COMM_OK;
 }
 
-/* The cost of OLD_OF_NEW (see above); *CROSS_OUT: the links between two hosts. */
+/* The cost of OLD_OF_NEW (see above); *CROSS_OUT: the links between two hosts, of *LINKS_OUT
+ * (a process's links to itself left out). */
 static long map_cost(const struct comm_communicator *comm, int n, const int *xadj, const int *adj,
-                     const int *weights, const int *old_of_new, long *cross_out)
+                     const int *weights, const int *old_of_new, long *cross_out, long *links_out)
 {
-    long cost = 0, cross = 0;
+    long cost = 0, cross = 0, links = 0;
 
     for (int v = 0; v < n; v++) {
         for (int k = xadj[v]; k < xadj[v + 1]; k++) {
@@ -98,9 +99,11 @@ static long map_cost(const struct comm_communicator *comm, int n, const int *xad
             level = comm_communicator_shared_level(comm, old_of_new[v], old_of_new[adj[k]]);
             cost += (long)level * (weights != NULL ? weights[k] : 1);
             cross += level > 0;
+            links++;
         }
     }
     *cross_out = cross;
+    *links_out = links;
     return cost;
 }
 
@@ -215,9 +218,10 @@ static int map_place(const struct comm_communicator *comm, int n, const int *xad
                      int *old_of_new)
 {
     int *slots = NULL, *grown = NULL, *mine = NULL;
-    long cross_id = 0, cross_mine = 0, cost_id, cost_mine = -1;
+    long cross_id = 0, cross_mine = 0, links = 0, cost_id, cost_mine = -1;
     int rc = COMM_OK;
-    bool logs = log && comm->rank == 0 && comm_log_is_enabled(COMM_LOG_INFO, "runtime");
+    bool logs =
+        log && comm->rank == 0 && comm->size > 1 && comm_log_is_enabled(COMM_LOG_INFO, "runtime");
 
     for (int v = 0; v < n; v++) {
         old_of_new[v] = v;
@@ -228,7 +232,7 @@ static int map_place(const struct comm_communicator *comm, int n, const int *xad
         }
         return COMM_OK;
     }
-    cost_id = map_cost(comm, n, xadj, adj, weights, old_of_new, &cross_id);
+    cost_id = map_cost(comm, n, xadj, adj, weights, old_of_new, &cross_id, &links);
     if (reorder && comm->levels[0].ngroups > 1) {
         slots = malloc((size_t)comm->size * sizeof(*slots));
         mine = malloc((size_t)(n > 0 ? n : 1) * sizeof(*mine));
@@ -248,22 +252,23 @@ static int map_place(const struct comm_communicator *comm, int n, const int *xad
         for (int i = 0; i < n; i++) {
             mine[seq[i]] = slots[i];
         }
-        cost_mine = map_cost(comm, n, xadj, adj, weights, mine, &cross_mine);
+        cost_mine = map_cost(comm, n, xadj, adj, weights, mine, &cross_mine, &links);
         if (cost_mine < cost_id) {
             memcpy(old_of_new, mine, (size_t)n * sizeof(*old_of_new));
         }
     }
     if (logs && cost_mine >= 0 && cost_mine < cost_id) {
         comm_log_info("runtime",
-                      "%s on %d hosts: reordered, %ld of %ld neighbour links cross hosts "
+                      "%s on %d host%s: reordered, %ld of %ld neighbour links cross hosts "
                       "(in rank order: %ld)",
-                      what, comm->levels[0].ngroups, cross_mine, (long)xadj[n], cross_id);
+                      what, comm->levels[0].ngroups, comm->levels[0].ngroups > 1 ? "s" : "",
+                      cross_mine, links, cross_id);
     } else if (logs) {
         comm_log_info("runtime",
-                      "%s on %d hosts: ranks kept in order%s, %ld of %ld neighbour links "
+                      "%s on %d host%s: ranks kept in order%s, %ld of %ld neighbour links "
                       "cross hosts",
-                      what, comm->levels[0].ngroups, reorder ? " (no better placement)" : "",
-                      cross_id, (long)xadj[n]);
+                      what, comm->levels[0].ngroups, comm->levels[0].ngroups > 1 ? "s" : "",
+                      reorder ? " (no better placement)" : "", cross_id, links);
     }
 out_free:
     free(slots);
@@ -311,7 +316,7 @@ int comm_proc_topo_map_cart(const struct comm_communicator *comm, int ndims, con
     memcpy(hi, dims, (size_t)ndims * sizeof(*hi));
     at = seq;
     map_bisect(ndims, dims, lo, hi, &at);
-    used = (size_t)snprintf(what, sizeof(what), "cart ");
+    used = (size_t)snprintf(what, sizeof(what), ndims > 0 ? "cart " : "cart of 0 dimensions");
     for (int d = 0; d < ndims && used < sizeof(what); d++) {
         used += (size_t)snprintf(what + used, sizeof(what) - used, "%s%d", d ? "x" : "", dims[d]);
     }
