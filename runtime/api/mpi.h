@@ -887,7 +887,8 @@ COMM_MPI_API int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 COMM_MPI_API int MPI_Free_mem(void *base);
 COMM_MPI_API int PMPI_Free_mem(void *base);
 
-/* Process topologies (MPI 3.1 chapter 7) and neighbourhood collectives. */
+/* Process topologies (MPI 3.1 chapter 7) and neighbourhood collectives.  Weight arguments are
+ * pointers, not arrays: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are not arrays gcc could check. */
 enum { MPI_GRAPH = 1, MPI_CART = 2, MPI_DIST_GRAPH = 3 };
 #define MPI_WEIGHTS_EMPTY ((int *)3)
 COMM_MPI_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
