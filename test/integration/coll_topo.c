@@ -6,11 +6,11 @@
  * is a neighbour twice), graphs and distributed graphs.
  *
  *   coll_topo            (any number of ranks >= 1)
- *   coll_topo reorder    (an even number of ranks on at least 2 hosts, e.g. one host seen as
- *                         two with COMM_TOPO_SPLIT_HOSTS=2): on a communicator whose ranks are
- *                         dealt round-robin over the hosts, reorder must put more grid
- *                         neighbours on one host than the identity does, and the neighbour
- *                         exchanges must still be right
+ *   coll_topo reorder    (an even number of ranks, 6 or more, on 2 hosts, e.g. one host
+ *                         seen as two with COMM_TOPO_SPLIT_HOSTS=2): on a communicator whose
+ *                         ranks are dealt round-robin over the hosts, reorder must put more
+ *                         grid neighbours on one host than the identity does (a 2x2 grid
+ *                         could not), and the neighbour exchanges must still be right
  *
  * Prints "coll_topo R: ok" per rank, or "FAIL: coll_topo rank R: ..." and aborts.
  */
@@ -221,6 +221,39 @@ static void check_cart_exchanges(MPI_Comm cart)
     check_exchanges(cart, me, 2 * ndims, in, 2 * ndims, expect);
 }
 
+/*
+ * MPI_Cart_map (NDIMS >= 0: the grid DIMS, PERIODS) or MPI_Graph_map (NDIMS < 0: NNODES nodes,
+ * INDEX, EDGES) gives each rank the rank reorder gives it in MPI_Cart_create or
+ * MPI_Graph_create, and each rank of the grid or graph to one process.
+ */
+static void check_map_agrees(int ndims, const int *dims, const int *periods, int nnodes,
+                             const int *index, const int *edges)
+{
+    int mapped, made = MPI_UNDEFINED, n = nnodes, mine[2], all[2];
+    MPI_Comm comm;
+
+    if (ndims >= 0) {
+        n = 1;
+        for (int d = 0; d < ndims; d++) {
+            n *= dims[d];
+        }
+        CHECK_MPI(MPI_Cart_map(MPI_COMM_WORLD, ndims, dims, periods, &mapped));
+        CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, ndims, dims, periods, 1, &comm));
+    } else {
+        CHECK_MPI(MPI_Graph_map(MPI_COMM_WORLD, nnodes, index, edges, &mapped));
+        CHECK_MPI(MPI_Graph_create(MPI_COMM_WORLD, nnodes, index, edges, 1, &comm));
+    }
+    if (comm != MPI_COMM_NULL) {
+        CHECK_MPI(MPI_Comm_rank(comm, &made));
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+    CHECK(mapped == made);
+    mine[0] = mapped == MPI_UNDEFINED ? 0 : mapped;
+    mine[1] = mapped != MPI_UNDEFINED;
+    CHECK_MPI(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(all[1] == n && all[0] == n * (n - 1) / 2);
+}
+
 static void test_cart(void)
 {
     int dims[2] = {0, 0}, periods[2] = {1, 0}, got_dims[2], got_periods[2], coords[2], c2[2];
@@ -270,8 +303,7 @@ static void test_cart(void)
     CHECK(dst == (coords[1] == 0 ? MPI_PROC_NULL : rank - 1));
     CHECK_MPI(MPI_Cart_shift(cart, 1, 0, &src, &dst));
     CHECK(src == rank && dst == rank);
-    CHECK_MPI(MPI_Cart_map(MPI_COMM_WORLD, 2, dims, periods, &r));
-    CHECK(r == rank); /* one host: nothing to gain, ranks kept */
+    check_map_agrees(2, dims, periods, 0, NULL, NULL);
 
     /* Bad arguments. */
     c2[0] = 0;
@@ -347,12 +379,12 @@ static void test_cart(void)
     }
     CHECK_MPI(MPI_Comm_free(&cart));
 
-    /* A grid smaller than the communicator: the ranks beyond it get MPI_COMM_NULL. */
+    /* A grid smaller than the communicator: the ranks beyond it get MPI_COMM_NULL (reordered,
+     * as many ranks, checked by check_map_agrees). */
     got_dims[0] = size > 1 ? size - 1 : 1;
-    CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, got_dims, periods, 1, &small));
+    CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, got_dims, periods, 0, &small));
     CHECK((small == MPI_COMM_NULL) == (rank >= got_dims[0]));
-    CHECK_MPI(MPI_Cart_map(MPI_COMM_WORLD, 1, got_dims, periods, &r));
-    CHECK(r == (rank < got_dims[0] ? rank : MPI_UNDEFINED));
+    check_map_agrees(1, got_dims, periods, 0, NULL, NULL);
     if (small != MPI_COMM_NULL) {
         check_cart_exchanges(small);
         CHECK_MPI(MPI_Comm_free(&small));
@@ -447,8 +479,7 @@ static void test_graph(void)
         CHECK_MPI(MPI_Graph_neighbors(graph, i, 2, got));
         CHECK(got[0] == (i + 1) % size && got[1] == (i - 1 + size) % size);
     }
-    CHECK_MPI(MPI_Graph_map(MPI_COMM_WORLD, size, index, edges, &r));
-    CHECK(r == rank);
+    check_map_agrees(-1, NULL, NULL, size, index, edges);
     EXPECT(MPI_Graph_neighbors(graph, size, 2, got), MPI_ERR_RANK);
     EXPECT(MPI_Graph_neighbors_count(graph, -1, &n), MPI_ERR_RANK);
     EXPECT(MPI_Cart_shift(graph, 0, 1, &n, &r), MPI_ERR_TOPOLOGY);
@@ -474,7 +505,7 @@ static void test_graph(void)
     /* Fewer nodes than ranks: node 0 alone with a self loop; the others get MPI_COMM_NULL. */
     index[0] = 1;
     edges[0] = 0;
-    CHECK_MPI(MPI_Graph_create(MPI_COMM_WORLD, 1, index, edges, 1, &small));
+    CHECK_MPI(MPI_Graph_create(MPI_COMM_WORLD, 1, index, edges, 0, &small));
     CHECK((small == MPI_COMM_NULL) == (rank != 0));
     if (small != MPI_COMM_NULL) {
         check_graph_exchanges(small);
@@ -533,13 +564,38 @@ static void check_dist_allgather(MPI_Comm dist)
     }
 }
 
+/* The lists of node ME of the ring where each node sends to the next two, the edge from i to
+ * i + 1 weighing 10 + i and to i + 2 20 + i. */
+static void ring2_lists(int me, int *in, int *inw, int *out, int *outw)
+{
+    in[0] = (me - 1 + size) % size;
+    in[1] = (me - 2 + 2 * size) % size;
+    inw[0] = in[0] + 10;
+    inw[1] = in[1] + 20;
+    out[0] = (me + 1) % size;
+    out[1] = (me + 2) % size;
+    outw[0] = me + 10;
+    outw[1] = me + 20;
+}
+
+/* DIST's lists are those of its rank's node of that ring (with WEIGHTED weights; in any order
+ * when UNORDERED). */
+static void check_ring2_lists(MPI_Comm dist, int weighted, int unordered)
+{
+    int me, in[2], inw[2], out[2], outw[2];
+
+    CHECK_MPI(MPI_Comm_rank(dist, &me));
+    ring2_lists(me, in, inw, out, outw);
+    check_dist_lists(dist, 2, in, inw, 2, out, outw, weighted, unordered);
+}
+
 static void test_dist_graph(void)
 {
-    int next = (rank + 1) % size, prev = (rank - 1 + size) % size;
-    int in[2] = {prev, (rank - 2 + 2 * size) % size}, out[2] = {next, (rank + 2) % size};
-    int inw[2] = {prev + 10, (rank - 2 + 2 * size) % size + 20}, outw[2] = {rank + 10, rank + 20};
+    int next = (rank + 1) % size, prev = (rank - 1 + size) % size, in[2], inw[2], out[2], outw[2];
     int *srcs = NULL, *degs = NULL, *dsts = NULL, *wts = NULL, bad[1] = {size}, r;
     MPI_Comm dist, dup;
+
+    ring2_lists(rank, in, inw, out, outw);
 
     /* Adjacent, weighted: a ring, each rank hearing from the one before. */
     CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &prev, inw, 1, &next, outw,
@@ -556,10 +612,10 @@ static void test_dist_graph(void)
     EXPECT(MPI_Cartdim_get(dist, &r), MPI_ERR_TOPOLOGY);
     CHECK_MPI(MPI_Comm_free(&dist));
 
-    /* Unweighted, two each way, reordered (one host: kept); and no edges at all. */
+    /* Unweighted, two each way, reordered: a rank takes the lists of the node it becomes. */
     CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, in, MPI_UNWEIGHTED, 2, out,
                                              MPI_UNWEIGHTED, MPI_INFO_NULL, 1, &dist));
-    check_dist_lists(dist, 2, in, NULL, 2, out, NULL, 0, 0);
+    check_ring2_lists(dist, 0, 0);
     check_dist_allgather(dist);
     CHECK_MPI(MPI_Comm_free(&dist));
     CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 0, NULL, MPI_WEIGHTS_EMPTY, 0, NULL,
@@ -587,13 +643,12 @@ static void test_dist_graph(void)
     }
     CHECK_MPI(MPI_Dist_graph_create(MPI_COMM_WORLD, rank == 0 ? size : 0, srcs, degs, dsts,
                                     rank == 0 ? wts : MPI_WEIGHTS_EMPTY, MPI_INFO_NULL, 0, &dist));
-    check_dist_lists(dist, 2, in, inw, 2, out, outw, 1, 1);
+    check_ring2_lists(dist, 1, 1);
     check_dist_allgather(dist);
     CHECK_MPI(MPI_Comm_free(&dist));
     CHECK_MPI(MPI_Dist_graph_create(MPI_COMM_WORLD, rank == 0 ? size : 0, srcs, degs, dsts,
-                                    rank == 0 ? MPI_UNWEIGHTED : MPI_UNWEIGHTED, MPI_INFO_NULL, 1,
-                                    &dist));
-    check_dist_lists(dist, 2, in, NULL, 2, out, NULL, 0, 1);
+                                    MPI_UNWEIGHTED, MPI_INFO_NULL, 1, &dist));
+    check_ring2_lists(dist, 0, 1);
     check_dist_allgather(dist);
     CHECK_MPI(MPI_Comm_free(&dist));
     free(srcs);
@@ -695,7 +750,7 @@ static void test_reorder(void)
     int nhosts = 0, key, kept, placed, r, *index, *edges;
     MPI_Comm rr, cart, graph;
 
-    CHECK(host_of != NULL && size % 2 == 0);
+    CHECK(host_of != NULL && size % 2 == 0 && size >= 6);
     hosts_of(MPI_COMM_WORLD, host_of);
     for (int i = 0; i < size; i++) {
         nhosts += host_of[i] == i;
