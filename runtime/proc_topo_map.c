@@ -8,10 +8,12 @@
  * The slots: the communicator's ranks host by host, hosts in the order of the tree (sorted by
  * their group at the top level, then the next, ..., so the hosts of a rack follow each other),
  * ranks ascending inside a host.  A placement fills the slots in order with vertices taken in
- * a local order:
+ * a local order; each candidate order is weighed and the cheapest kept:
  * - a grid: recursive bisection (cut the longest side in two, lay out the first half, then
  *   the second), so any run of consecutive cells is a compact block: each host gets a
- *   sub-block, and the hosts of a rack a larger one;
+ *   sub-block, and the hosts of a rack a larger one; and slabs (the hosts split in two halves,
+ *   each half given its exact share of the cells as a slab across the longest side of the
+ *   cells' bounding box, then each half split again), which fit uneven shares better;
  * - a graph: greedy growth, one host at a time: start from the unplaced vertex with the most
  *   links to vertices already placed, then add the unplaced vertex with the most links into
  *   this host's vertices (ties: lowest vertex).
@@ -208,17 +210,113 @@ out_free:
     return rc;
 }
 
+static int map_by_key(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+
+    return x < y ? -1 : x > y;
+}
+
 /*
- * The placement of N vertices (links XADJ/ADJ/WEIGHTS) on COMM, into OLD_OF_NEW: the
- * vertices in SEQ's order (NULL: a graph, grown greedily) over the slots, if that beats the
- * identity.  WHAT names the topology in the log.
+ * Orders the N CELLS of grid G so that each host's share is a slab: the hosts (CAPS, their
+ * shares in slot order, NH of them) split in two halves, the cells sorted along the longest
+ * side of their bounding box (row-major order among equals), the first half's share taken from
+ * the front; then each half again.  SCRATCH: N longs and 2 * G->ndims ints.
+ */
+static void map_slabs(const struct comm_proc_topo *g, int total, int *cells, int n, const int *caps,
+                      int nh, long *keys, int *box)
+{
+    int h1 = nh / 2, share = 0, best = 0, stride = 1;
+
+    if (nh <= 1 || n <= 1) {
+        return;
+    }
+    for (int h = 0; h < h1; h++) {
+        share += caps[h];
+    }
+    share = share < n ? share : n;
+    for (int d = g->ndims - 1, st = 1; d >= 0; st *= g->dims[d], d--) {
+        box[2 * d] = g->dims[d];
+        box[2 * d + 1] = -1;
+        for (int i = 0; i < n; i++) {
+            int c = cells[i] / st % g->dims[d];
+
+            box[2 * d] = c < box[2 * d] ? c : box[2 * d];
+            box[2 * d + 1] = c > box[2 * d + 1] ? c : box[2 * d + 1];
+        }
+        if (box[2 * d + 1] - box[2 * d] >= box[2 * best + 1] - box[2 * best] || d == g->ndims - 1) {
+            best = d;
+            stride = st;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        keys[i] = (long)(cells[i] / stride % g->dims[best]) * total + cells[i];
+    }
+    qsort(keys, (size_t)n, sizeof(*keys), map_by_key);
+    for (int i = 0; i < n; i++) {
+        cells[i] = (int)(keys[i] % total);
+    }
+    map_slabs(g, total, cells, share, caps, h1, keys, box);
+    map_slabs(g, total, cells + share, n - share, caps + h1, nh - h1, keys, box);
+}
+
+/*
+ * The candidate orders of N vertices over SLOTS, into SEQ: for a grid G, recursive bisection
+ * (CANDIDATE 0) and slabs (1); for a graph (G NULL), greedy growth (0).  false: no such
+ * candidate.  *RC_OUT: COMM_ERR_NOMEM when out of memory.
+ */
+static bool map_candidate(const struct comm_communicator *comm, const struct comm_proc_topo *g,
+                          int n, const int *xadj, const int *adj, const int *weights,
+                          const int *slots, int candidate, int *seq, int *rc_out)
+{
+    int *caps, *lo, *hi, *at = seq, nh = 0;
+    long *keys;
+
+    *rc_out = COMM_OK;
+    if (g == NULL) {
+        if (candidate == 0) {
+            *rc_out = map_greedy(comm, n, xadj, adj, weights, slots, seq);
+        }
+        return candidate == 0;
+    }
+    if (candidate > 1) {
+        return false;
+    }
+    lo = calloc((size_t)g->ndims + 1, sizeof(*lo));
+    hi = malloc(((size_t)g->ndims + 1) * 2 * sizeof(*hi));
+    caps = calloc((size_t)n + 1, sizeof(*caps));
+    keys = malloc(((size_t)n + 1) * sizeof(*keys));
+    if (lo == NULL || hi == NULL || caps == NULL || keys == NULL) {
+        *rc_out = COMM_ERR_NOMEM;
+    } else if (candidate == 0) {
+        memcpy(hi, g->dims, (size_t)g->ndims * sizeof(*hi));
+        map_bisect(g->ndims, g->dims, lo, hi, &at);
+    } else {
+        for (int i = 0; i < n; i++) {
+            seq[i] = i;
+            nh += i == 0 || comm->levels[0].group[slots[i]] != comm->levels[0].group[slots[i - 1]];
+            caps[nh - 1]++;
+        }
+        map_slabs(g, n, seq, n, caps, nh, keys, hi);
+    }
+    free(lo);
+    free(hi);
+    free(caps);
+    free(keys);
+    return true;
+}
+
+/*
+ * The placement of N vertices (links XADJ/ADJ/WEIGHTS) on COMM, into OLD_OF_NEW: of the
+ * candidate orders (map_candidate; G the grid, or NULL for a graph) over the slots, the one
+ * whose links cost least, if it beats the identity.  WHAT names the topology in the log.
  */
 static int map_place(const struct comm_communicator *comm, int n, const int *xadj, const int *adj,
-                     const int *weights, const int *seq, bool reorder, bool log, const char *what,
-                     int *old_of_new)
+                     const int *weights, const struct comm_proc_topo *g, bool reorder, bool log,
+                     const char *what, int *old_of_new)
 {
-    int *slots = NULL, *grown = NULL, *mine = NULL;
-    long cross_id = 0, cross_mine = 0, links = 0, cost_id, cost_mine = -1;
+    int *slots = NULL, *seq = NULL, *mine = NULL, *best = NULL;
+    long cross_id = 0, cross_best = 0, cross = 0, links = 0, cost_id, cost_best = -1;
     int rc = COMM_OK;
     bool logs =
         log && comm->rank == 0 && comm->size > 1 && comm_log_is_enabled(COMM_LOG_INFO, "runtime");
@@ -235,34 +333,43 @@ static int map_place(const struct comm_communicator *comm, int n, const int *xad
     cost_id = map_cost(comm, n, xadj, adj, weights, old_of_new, &cross_id, &links);
     if (reorder && comm->levels[0].ngroups > 1) {
         slots = malloc((size_t)comm->size * sizeof(*slots));
+        seq = malloc((size_t)(n > 0 ? n : 1) * sizeof(*seq));
         mine = malloc((size_t)(n > 0 ? n : 1) * sizeof(*mine));
-        grown = seq == NULL ? malloc((size_t)(n > 0 ? n : 1) * sizeof(*grown)) : NULL;
-        if (slots == NULL || mine == NULL || (seq == NULL && grown == NULL)) {
+        best = malloc((size_t)(n > 0 ? n : 1) * sizeof(*best));
+        if (slots == NULL || seq == NULL || mine == NULL || best == NULL) {
             rc = COMM_ERR_NOMEM;
             goto out_free;
         }
         rc = map_slots(comm, slots);
-        if (rc == COMM_OK && seq == NULL) {
-            rc = map_greedy(comm, n, xadj, adj, weights, slots, grown);
-            seq = grown;
+        for (int k = 0;
+             rc == COMM_OK && map_candidate(comm, g, n, xadj, adj, weights, slots, k, seq, &rc) &&
+             rc == COMM_OK;
+             k++) {
+            long cost;
+
+            for (int i = 0; i < n; i++) {
+                mine[seq[i]] = slots[i];
+            }
+            cost = map_cost(comm, n, xadj, adj, weights, mine, &cross, &links);
+            if (cost_best < 0 || cost < cost_best) {
+                cost_best = cost;
+                cross_best = cross;
+                memcpy(best, mine, (size_t)n * sizeof(*best));
+            }
         }
         if (rc < 0) {
             goto out_free;
         }
-        for (int i = 0; i < n; i++) {
-            mine[seq[i]] = slots[i];
-        }
-        cost_mine = map_cost(comm, n, xadj, adj, weights, mine, &cross_mine, &links);
-        if (cost_mine < cost_id) {
-            memcpy(old_of_new, mine, (size_t)n * sizeof(*old_of_new));
+        if (cost_best >= 0 && cost_best < cost_id) {
+            memcpy(old_of_new, best, (size_t)n * sizeof(*old_of_new));
         }
     }
-    if (logs && cost_mine >= 0 && cost_mine < cost_id) {
+    if (logs && cost_best >= 0 && cost_best < cost_id) {
         comm_log_info("runtime",
                       "%s on %d host%s: reordered, %ld of %ld neighbour links cross hosts "
                       "(in rank order: %ld)",
                       what, comm->levels[0].ngroups, comm->levels[0].ngroups > 1 ? "s" : "",
-                      cross_mine, links, cross_id);
+                      cross_best, links, cross_id);
     } else if (logs) {
         comm_log_info("runtime",
                       "%s on %d host%s: ranks kept in order%s, %ld of %ld neighbour links "
@@ -272,8 +379,9 @@ static int map_place(const struct comm_communicator *comm, int n, const int *xad
     }
 out_free:
     free(slots);
+    free(seq);
     free(mine);
-    free(grown);
+    free(best);
     return rc;
 }
 
@@ -282,7 +390,7 @@ int comm_proc_topo_map_cart(const struct comm_communicator *comm, int ndims, con
 {
     struct comm_proc_topo grid = {
         .ndims = ndims, .dims = (int *)(uintptr_t)dims, .periods = (int *)(uintptr_t)periods};
-    int n = 1, *xadj, *adj, *seq, *lo, *hi, *at;
+    int n = 1, *xadj, *adj;
     int rc = COMM_ERR_NOMEM;
     char what[64];
     size_t used;
@@ -292,10 +400,7 @@ int comm_proc_topo_map_cart(const struct comm_communicator *comm, int ndims, con
     }
     xadj = malloc((size_t)(n + 1) * sizeof(*xadj));
     adj = malloc((size_t)n * (size_t)(2 * ndims > 0 ? 2 * ndims : 1) * sizeof(*adj));
-    seq = malloc((size_t)n * sizeof(*seq));
-    lo = calloc((size_t)ndims + 1, sizeof(*lo));
-    hi = malloc(((size_t)ndims + 1) * sizeof(*hi));
-    if (xadj == NULL || adj == NULL || seq == NULL || lo == NULL || hi == NULL) {
+    if (xadj == NULL || adj == NULL) {
         goto out_free;
     }
     xadj[0] = 0;
@@ -313,20 +418,14 @@ int comm_proc_topo_map_cart(const struct comm_communicator *comm, int ndims, con
             }
         }
     }
-    memcpy(hi, dims, (size_t)ndims * sizeof(*hi));
-    at = seq;
-    map_bisect(ndims, dims, lo, hi, &at);
     used = (size_t)snprintf(what, sizeof(what), ndims > 0 ? "cart " : "cart of 0 dimensions");
     for (int d = 0; d < ndims && used < sizeof(what); d++) {
         used += (size_t)snprintf(what + used, sizeof(what) - used, "%s%d", d ? "x" : "", dims[d]);
     }
-    rc = map_place(comm, n, xadj, adj, NULL, seq, reorder, log, what, old_of_new);
+    rc = map_place(comm, n, xadj, adj, NULL, &grid, reorder, log, what, old_of_new);
 out_free:
     free(xadj);
     free(adj);
-    free(seq);
-    free(lo);
-    free(hi);
     return rc;
 }
 

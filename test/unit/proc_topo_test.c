@@ -161,6 +161,25 @@ START_TEST(grid_goes_in_blocks_to_round_robin_hosts)
 }
 END_TEST
 
+START_TEST(grid_shares_that_do_not_halve_go_in_slabs)
+{
+    /* 10x4 on 64 ranks, 4 hosts of 16 round-robin: the grid takes 16, 16 and 8 ranks of three
+     * hosts, three slabs across the long side (8 links cut); bisection alone cuts 12. */
+    long host[64];
+    int dims[2] = {10, 4}, periods[2] = {0, 0}, out[40];
+    struct comm_communicator *c;
+
+    for (int r = 0; r < 64; r++) {
+        host[r] = r % 4;
+    }
+    c = fake_comm(64, host, NULL);
+    ck_assert_int_eq(comm_proc_topo_map_cart(c, 2, dims, periods, true, false, out), 0);
+    check_permutation(c, 40, out);
+    ck_assert_int_eq(crossing(c, 2, dims, periods, out, 0), 16); /* both ends of 8 links */
+    fake_free(c);
+}
+END_TEST
+
 START_TEST(grid_keeps_the_hosts_of_a_rack_together)
 {
     /* 4 hosts, ranks round-robin over them; hosts 0 and 3 in rack 0, 1 and 2 in rack 1 (in host
@@ -254,6 +273,7 @@ int main(void)
 
     tcase_add_test(tc, grid_placement_is_a_permutation_never_worse_than_rank_order);
     tcase_add_test(tc, grid_goes_in_blocks_to_round_robin_hosts);
+    tcase_add_test(tc, grid_shares_that_do_not_halve_go_in_slabs);
     tcase_add_test(tc, grid_keeps_the_hosts_of_a_rack_together);
     tcase_add_test(tc, no_levels_and_single_rank_keep_rank_order);
     tcase_add_test(tc, graph_is_grouped_by_host);
