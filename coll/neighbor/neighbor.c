@@ -9,7 +9,7 @@
  * so for a grid, where a periodic dimension of size 1 or 2 makes a rank its neighbour twice,
  * the receives of each dimension are posted upper neighbour first: the first message of a pair
  * (sent to the sender's lower neighbour) then lands in the receiver's block for its upper
- * neighbour, as MPI orders the blocks (MPI 4.0 section 8.6 made this explicit).
+ * neighbour, as MPI orders the blocks (MPI 4.0 spells this case out).
  */
 #include "config.h"
 
