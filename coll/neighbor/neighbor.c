@@ -9,7 +9,9 @@
  * so for a grid, where a periodic dimension of size 1 or 2 makes a rank its neighbour twice,
  * the receives of each dimension are posted upper neighbour first: the first message of a pair
  * (sent to the sender's lower neighbour) then lands in the receiver's block for its upper
- * neighbour, as MPI orders the blocks (MPI 4.0 spells this case out).
+ * neighbour: block s of the sender lands in block s ^ 1 of the receiver, as MPI 4.1 section 8.6
+ * (Example 8.10) spells out, an erratum that applies to MPI 3.1 too.  Between graph neighbours
+ * joined by several edges, the k-th edge to a process matches the k-th edge from it.
  */
 #include "config.h"
 
