@@ -9,6 +9,7 @@
 
 #include "runtime/error.h"
 #include "runtime/job_topo.h"
+#include "runtime/proc_topo.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -330,6 +331,7 @@ static void communicator_destroy(struct comm_communicator *c)
         comm_communicator_free(c->local_comm);
     }
     communicator_free_levels(c);
+    comm_proc_topo_attach(c, NULL);
     free((void *)(uintptr_t)c->remote_world_ranks);
     free((void *)(uintptr_t)c->world_ranks);
     free(c);

@@ -65,6 +65,9 @@ struct comm_communicator {
      * goes when the last is released; until then its context still receives messages. */
     unsigned refs;
     struct comm_communicator *zombie_next; /* released inside the engine, destroyed later */
+    /* The process topology (MPI_Cart_create, MPI_Graph_create, MPI_Dist_graph_create*), shared
+     * with duplicates (runtime/proc_topo.h); NULL: none. */
+    struct comm_proc_topo *proc_topo;
 };
 
 /* MAGIC while the object is valid; FREED once its handle was let go (the object may live on

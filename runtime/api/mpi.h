@@ -887,6 +887,159 @@ COMM_MPI_API int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 COMM_MPI_API int MPI_Free_mem(void *base);
 COMM_MPI_API int PMPI_Free_mem(void *base);
 
+/* Process topologies (MPI 3.1 chapter 7) and neighbourhood collectives.  Weight arguments are
+ * pointers, not arrays: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are not arrays gcc could check. */
+enum { MPI_GRAPH = 1, MPI_CART = 2, MPI_DIST_GRAPH = 3 };
+#define MPI_WEIGHTS_EMPTY ((int *)3)
+COMM_MPI_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
+                                 const int periods[], int reorder, MPI_Comm *comm_cart);
+COMM_MPI_API int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
+                                  const int periods[], int reorder, MPI_Comm *comm_cart);
+COMM_MPI_API int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+COMM_MPI_API int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+COMM_MPI_API int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+COMM_MPI_API int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+COMM_MPI_API int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                                int *rank_dest);
+COMM_MPI_API int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                                 int *rank_dest);
+COMM_MPI_API int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+COMM_MPI_API int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+COMM_MPI_API int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                              int *newrank);
+COMM_MPI_API int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                               int *newrank);
+COMM_MPI_API int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+COMM_MPI_API int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+COMM_MPI_API int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+COMM_MPI_API int PMPI_Dims_create(int nnodes, int ndims, int dims[]);
+COMM_MPI_API int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
+                                  const int edges[], int reorder, MPI_Comm *comm_graph);
+COMM_MPI_API int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
+                                   const int edges[], int reorder, MPI_Comm *comm_graph);
+COMM_MPI_API int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+COMM_MPI_API int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
+                                int edges[]);
+COMM_MPI_API int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+COMM_MPI_API int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+COMM_MPI_API int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+COMM_MPI_API int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+COMM_MPI_API int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+COMM_MPI_API int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+COMM_MPI_API int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                               int *newrank);
+COMM_MPI_API int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                                int *newrank);
+COMM_MPI_API int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                                       const int degrees[], const int destinations[],
+                                       const int *weights, MPI_Info info, int reorder,
+                                       MPI_Comm *comm_dist_graph);
+COMM_MPI_API int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                                        const int degrees[], const int destinations[],
+                                        const int *weights, MPI_Info info, int reorder,
+                                        MPI_Comm *comm_dist_graph);
+COMM_MPI_API int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
+                                                const int sources[], const int *sourceweights,
+                                                int outdegree, const int destinations[],
+                                                const int *destweights, MPI_Info info, int reorder,
+                                                MPI_Comm *comm_dist_graph);
+COMM_MPI_API int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
+                                                 const int sources[], const int *sourceweights,
+                                                 int outdegree, const int destinations[],
+                                                 const int *destweights, MPI_Info info, int reorder,
+                                                 MPI_Comm *comm_dist_graph);
+COMM_MPI_API int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                                          int *sourceweights, int maxoutdegree, int destinations[],
+                                          int *destweights);
+COMM_MPI_API int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                                           int *sourceweights, int maxoutdegree, int destinations[],
+                                           int *destweights);
+COMM_MPI_API int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                                int *weighted);
+COMM_MPI_API int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                                 int *weighted);
+COMM_MPI_API int MPI_Topo_test(MPI_Comm comm, int *status);
+COMM_MPI_API int PMPI_Topo_test(MPI_Comm comm, int *status);
+COMM_MPI_API int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm);
+COMM_MPI_API int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm);
+COMM_MPI_API int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, const int recvcounts[], const int displs[],
+                                         MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void *recvbuf, const int recvcounts[], const int displs[],
+                                          MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                       MPI_Comm comm);
+COMM_MPI_API int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm);
+COMM_MPI_API int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                        const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                        const int recvcounts[], const int rdispls[],
+                                        MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                         const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                         const int recvcounts[], const int rdispls[],
+                                         MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                        const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                        void *recvbuf, const int recvcounts[],
+                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                        MPI_Comm comm);
+COMM_MPI_API int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                         void *recvbuf, const int recvcounts[],
+                                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                         MPI_Comm comm);
+COMM_MPI_API int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                          MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void *recvbuf, const int recvcounts[], const int displs[],
+                                          MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Request *request);
+COMM_MPI_API int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
+                                           MPI_Datatype sendtype, void *recvbuf,
+                                           const int recvcounts[], const int displs[],
+                                           MPI_Datatype recvtype, MPI_Comm comm,
+                                           MPI_Request *request);
+COMM_MPI_API int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                         const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                         const int recvcounts[], const int rdispls[],
+                                         MPI_Datatype recvtype, MPI_Comm comm,
+                                         MPI_Request *request);
+COMM_MPI_API int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                          const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                          const int recvcounts[], const int rdispls[],
+                                          MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Request *request);
+COMM_MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                         void *recvbuf, const int recvcounts[],
+                                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                         MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                          void *recvbuf, const int recvcounts[],
+                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                          MPI_Comm comm, MPI_Request *request);
+
 #ifdef __cplusplus
 }
 #endif
