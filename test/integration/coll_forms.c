@@ -11,7 +11,9 @@
  * arguments with their error classes (MPI_ERRORS_RETURN).  Runs on MPI_COMM_WORLD and on its
  * ranks in reverse order.
  *
- * Persistent collectives are MPI 4.0: the program needs an MPI that has them.  Any number of
+ * Persistent collectives are MPI 4.0: the program needs an MPI that has them (MPICH 4.0.2
+ * passes the blocking and nonblocking forms; its persistent collectives do not read the
+ * buffers anew at each start, and it does not check all the bad arguments).  Any number of
  * ranks >= 1.  Prints "coll_forms R: ok" per rank, or "FAIL: coll_forms rank R: ..." and
  * aborts.
  */
