@@ -100,14 +100,11 @@ static int barrier_post(const char *func, MPI_Comm comm, MPI_Info info,
     struct comm_communicator *c;
     int err = comm_api_enter_comm(func, comm, &c);
 
-    if (err == MPI_SUCCESS && form == COMM_API_COLL_PERSISTENT) {
-        err = comm_api_check_info(func, c, info);
-    }
     if (err != MPI_SUCCESS) {
         return err;
     }
     return comm_api_coll_post(func, c, comm_coll_build_barrier, &(struct comm_coll_args){0}, form,
-                              request);
+                              info, request);
 }
 
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
@@ -133,9 +130,6 @@ static int bcast_run(const char *func, void *buffer, int count, MPI_Datatype dat
 
     err = err == MPI_SUCCESS ? comm_api_check_root(func, c, root) : err;
     err = err == MPI_SUCCESS ? comm_api_check_data(func, c, buffer, count, datatype, &dt) : err;
-    if (err == MPI_SUCCESS && form == COMM_API_COLL_PERSISTENT) {
-        err = comm_api_check_info(func, c, info);
-    }
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -143,7 +137,7 @@ static int bcast_run(const char *func, void *buffer, int count, MPI_Datatype dat
         return comm_api_coll_post(
             func, c, comm_coll_build_bcast,
             &(struct comm_coll_args){.rbuf = buffer, .rcount = count, .rdt = dt, .root = root},
-            form, request);
+            form, info, request);
     }
     if (c->inter) {
         return coll_result(func, c, comm_coll_inter_bcast(buffer, count, dt, root, c));
@@ -232,9 +226,6 @@ static int reduce_run(const char *func, const void *sendbuf, void *recvbuf, int 
     const void *sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     int err = reduce_args(func, comm, sendbuf, recvbuf, count, datatype, op, root, &c, &dt, &o);
 
-    if (err == MPI_SUCCESS && form == COMM_API_COLL_PERSISTENT) {
-        err = comm_api_check_info(func, c, info);
-    }
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -246,7 +237,7 @@ static int reduce_run(const char *func, const void *sendbuf, void *recvbuf, int 
                                                            .rdt = dt,
                                                            .op = o,
                                                            .root = root},
-                                  form, request);
+                                  form, info, request);
     }
     if (count == 0) {
         return MPI_SUCCESS;
@@ -300,9 +291,6 @@ static int allreduce_run(const char *func, const void *sendbuf, void *recvbuf, i
         err = comm_api_check_data(func, c, sendbuf, count, datatype, &dt);
     }
     err = err == MPI_SUCCESS ? coll_check_op(func, c, op, dt, &o) : err;
-    if (err == MPI_SUCCESS && form == COMM_API_COLL_PERSISTENT) {
-        err = comm_api_check_info(func, c, info);
-    }
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -311,7 +299,7 @@ static int allreduce_run(const char *func, const void *sendbuf, void *recvbuf, i
             func, c, comm_coll_build_allreduce,
             &(struct comm_coll_args){
                 .sbuf = sbuf, .rbuf = recvbuf, .rcount = count, .rdt = dt, .op = o},
-            form, request);
+            form, info, request);
     }
     if (count == 0) {
         return MPI_SUCCESS;
@@ -403,9 +391,6 @@ static int reduce_scatter_run(const char *func, const void *sendbuf, void *recvb
                                  recvcounts != NULL ? recvcounts[c->rank] : recvcount, datatype, op,
                                  &dt, &o)
               : err;
-    if (err == MPI_SUCCESS && form == COMM_API_COLL_PERSISTENT) {
-        err = comm_api_check_info(func, c, info);
-    }
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -419,7 +404,7 @@ static int reduce_scatter_run(const char *func, const void *sendbuf, void *recvb
                                      .nrecv = c->size,
                                      .rdt = dt,
                                      .op = o},
-            form, request);
+            form, info, request);
     }
     if (total == 0) {
         return MPI_SUCCESS;
@@ -528,9 +513,6 @@ static int scan_run(const char *func, const void *sendbuf, void *recvbuf, int co
     if (err == MPI_SUCCESS) {
         err = coll_reduce_args(func, c, sendbuf, recvbuf, count, count, datatype, op, &dt, &o);
     }
-    if (err == MPI_SUCCESS && form == COMM_API_COLL_PERSISTENT) {
-        err = comm_api_check_info(func, c, info);
-    }
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -539,7 +521,7 @@ static int scan_run(const char *func, const void *sendbuf, void *recvbuf, int co
             func, c, exclusive ? comm_coll_build_exscan : comm_coll_build_scan,
             &(struct comm_coll_args){
                 .sbuf = sbuf, .rbuf = recvbuf, .rcount = count, .rdt = dt, .op = o},
-            form, request);
+            form, info, request);
     }
     if (count == 0) {
         return MPI_SUCCESS;

@@ -119,9 +119,6 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MP
         err = alltoall_side(func, "recv", c, recvcount, recvtype, recvcounts, rdispls, rbdispls,
                             recvtypes, &r);
     }
-    if (err == MPI_SUCCESS && form == COMM_API_COLL_PERSISTENT) {
-        err = comm_api_check_info(func, c, info);
-    }
     if (err == MPI_SUCCESS && (form != COMM_API_COLL_BLOCKING || c->inter)) {
         int n = c->inter ? c->remote_size : c->size;
 
@@ -136,7 +133,7 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MP
                                                           .rbdispls = r.displs,
                                                           .rdts = r.dts,
                                                           .nrecv = n},
-                                 form, request);
+                                 form, info, request);
     } else if (err == MPI_SUCCESS) {
         a = comm_coll_select(
             COMM_COLL_ALLTOALL,

@@ -73,25 +73,51 @@ static size_t gather_bytes(const struct comm_communicator *comm, int root, int c
     return (size_t)count * dt->size;
 }
 
-/* What a rooted call's rank does: the root's side (*root_out), the others' (*leaf_out), or
- * neither (MPI_PROC_NULL on an intercommunicator).  In place (*in_place, which names the
- * root's buffer that MPI_IN_PLACE stands for) only at an intracommunicator's root. */
-static int rooted_role(const char *func, struct comm_communicator *c, int root, bool in_place,
-                       bool *root_out, bool *leaf_out)
+/*
+ * The checks of a gather or scatter: the root; MPI_IN_PLACE (ONE_BUF, only at an
+ * intracommunicator's root); the one block of the ranks that are not the root (ONE_*: the
+ * gather's send side, the scatter's receive side), also the root's own on an
+ * intracommunicator; and the root's blocks (ALL_*: per-rank counts and displacements for the
+ * v forms, named COUNTS_NAME).  Sets *at_root_out and the two datatypes (NULL where unused).
+ */
+static int rooted_check(const char *func, struct comm_communicator *c, int root, bool plain,
+                        const void *one_buf, int one_count, MPI_Datatype one_type,
+                        const void *all_buf, const int *all_counts, const int *all_displs,
+                        int all_count, MPI_Datatype all_type, const char *counts_name,
+                        bool *at_root_out, struct comm_datatype **one_dt_out,
+                        struct comm_datatype **all_dt_out)
 {
+    bool in_place = one_buf == MPI_IN_PLACE, at_root, leaf;
+    int *counts, *displs;
     int err = comm_api_check_root(func, c, root);
 
     err = err == MPI_SUCCESS ? comm_api_check_inter_in_place(func, c, in_place) : err;
     if (err != MPI_SUCCESS) {
         return err;
     }
-    *root_out = c->inter ? root == MPI_ROOT : c->rank == root;
-    *leaf_out = c->inter ? root >= 0 : c->rank != root;
-    if (in_place && !*root_out) {
+    at_root = c->inter ? root == MPI_ROOT : c->rank == root;
+    leaf = c->inter ? root >= 0 : c->rank != root;
+    *at_root_out = at_root;
+    *one_dt_out = NULL;
+    *all_dt_out = NULL;
+    if (in_place && !at_root) {
         return comm_api_error(c, MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is only allowed at the root",
                               func);
     }
-    return MPI_SUCCESS;
+    if ((leaf || (at_root && !c->inter)) && !in_place) {
+        err = comm_api_check_data(func, c, one_buf, one_count, one_type, one_dt_out);
+    }
+    if (err == MPI_SUCCESS && at_root) {
+        if (!plain && all_counts == NULL) {
+            return comm_api_error(c, MPI_ERR_ARG, "%s: %s is NULL", func, counts_name);
+        }
+        err = comm_api_check_data(func, c, all_buf, plain ? all_count : 0, all_type, all_dt_out);
+        if (err == MPI_SUCCESS && !plain) {
+            err = gather_blocks(func, c, c->inter ? c->remote_size : c->size, all_counts,
+                                all_displs, 0, &counts, &displs);
+        }
+    }
+    return err;
 }
 
 static int gather_run(const char *func, bool plain, const void *sendbuf, int sendcount,
@@ -104,27 +130,13 @@ static int gather_run(const char *func, bool plain, const void *sendbuf, int sen
     struct comm_communicator *c;
     struct comm_datatype *sdt = NULL, *rdt = NULL;
     int *counts = NULL, *disps = NULL;
-    bool at_root, leaf;
+    bool at_root;
     int err = comm_api_enter_comm(func, comm, &c);
 
-    err = err == MPI_SUCCESS ? rooted_role(func, c, root, sendbuf == MPI_IN_PLACE, &at_root, &leaf)
+    err = err == MPI_SUCCESS ? rooted_check(func, c, root, plain, sendbuf, sendcount, sendtype,
+                                            recvbuf, recvcounts, displs, recvcount, recvtype,
+                                            "recvcounts", &at_root, &sdt, &rdt)
                              : err;
-    if (err == MPI_SUCCESS && (leaf || (at_root && !c->inter)) && sendbuf != MPI_IN_PLACE) {
-        err = comm_api_check_data(func, c, sendbuf, sendcount, sendtype, &sdt);
-    }
-    if (err == MPI_SUCCESS && at_root) {
-        if (!plain && recvcounts == NULL) {
-            return comm_api_error(c, MPI_ERR_ARG, "%s: recvcounts is NULL", func);
-        }
-        err = comm_api_check_data(func, c, recvbuf, recvcounts ? 0 : recvcount, recvtype, &rdt);
-        if (err == MPI_SUCCESS && !plain) {
-            err = gather_blocks(func, c, c->inter ? c->remote_size : c->size, recvcounts, displs, 0,
-                                &counts, &disps);
-        }
-    }
-    if (err == MPI_SUCCESS && form == COMM_API_COLL_PERSISTENT) {
-        err = comm_api_check_info(func, c, info);
-    }
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -141,10 +153,10 @@ static int gather_run(const char *func, bool plain, const void *sendbuf, int sen
                                      .rdispls = at_root ? displs : NULL,
                                      .nrecv = c->inter ? c->remote_size : c->size,
                                      .root = root},
-            form, request);
+            form, info, request);
     }
-    if (at_root && plain) {
-        err = gather_blocks(func, c, c->size, NULL, NULL, recvcount, &counts, &disps);
+    if (at_root) { /* the v form's blocks as given, or equal ones */
+        err = gather_blocks(func, c, c->size, recvcounts, displs, recvcount, &counts, &disps);
         if (err != MPI_SUCCESS) {
             return err;
         }
@@ -230,27 +242,13 @@ static int scatter_run(const char *func, bool plain, const void *sendbuf, const 
     struct comm_communicator *c;
     struct comm_datatype *sdt = NULL, *rdt = NULL;
     int *counts = NULL, *disps = NULL;
-    bool at_root, leaf;
+    bool at_root;
     int err = comm_api_enter_comm(func, comm, &c);
 
-    err = err == MPI_SUCCESS ? rooted_role(func, c, root, recvbuf == MPI_IN_PLACE, &at_root, &leaf)
+    err = err == MPI_SUCCESS ? rooted_check(func, c, root, plain, recvbuf, recvcount, recvtype,
+                                            sendbuf, sendcounts, displs, sendcount, sendtype,
+                                            "sendcounts", &at_root, &rdt, &sdt)
                              : err;
-    if (err == MPI_SUCCESS && (leaf || (at_root && !c->inter)) && recvbuf != MPI_IN_PLACE) {
-        err = comm_api_check_data(func, c, recvbuf, recvcount, recvtype, &rdt);
-    }
-    if (err == MPI_SUCCESS && at_root) {
-        if (!plain && sendcounts == NULL) {
-            return comm_api_error(c, MPI_ERR_ARG, "%s: sendcounts is NULL", func);
-        }
-        err = comm_api_check_data(func, c, sendbuf, sendcounts ? 0 : sendcount, sendtype, &sdt);
-        if (err == MPI_SUCCESS && !plain) {
-            err = gather_blocks(func, c, c->inter ? c->remote_size : c->size, sendcounts, displs, 0,
-                                &counts, &disps);
-        }
-    }
-    if (err == MPI_SUCCESS && form == COMM_API_COLL_PERSISTENT) {
-        err = comm_api_check_info(func, c, info);
-    }
     if (err != MPI_SUCCESS) {
         return err;
     }
@@ -267,10 +265,10 @@ static int scatter_run(const char *func, bool plain, const void *sendbuf, const 
                                      .rcount = recvcount,
                                      .rdt = rdt,
                                      .root = root},
-            form, request);
+            form, info, request);
     }
-    if (at_root && plain) {
-        err = gather_blocks(func, c, c->size, NULL, NULL, sendcount, &counts, &disps);
+    if (at_root) { /* the v form's blocks as given, or equal ones */
+        err = gather_blocks(func, c, c->size, sendcounts, displs, sendcount, &counts, &disps);
         if (err != MPI_SUCCESS) {
             return err;
         }
@@ -378,9 +376,6 @@ static int allgather_run(const char *func, bool plain, const void *sendbuf, int 
         err = gather_blocks(func, c, c->inter ? c->remote_size : c->size, recvcounts, displs,
                             recvcount, &counts, &disps);
     }
-    if (err == MPI_SUCCESS && form == COMM_API_COLL_PERSISTENT) {
-        err = comm_api_check_info(func, c, info);
-    }
     if (err != MPI_SUCCESS) {
         gather_free_blocks(recvcounts, counts, disps);
         return err;
@@ -398,7 +393,7 @@ static int allgather_run(const char *func, bool plain, const void *sendbuf, int 
                                      .rcounts = recvcounts,
                                      .rdispls = displs,
                                      .nrecv = c->inter ? c->remote_size : c->size},
-            form, request);
+            form, info, request);
     }
     a = comm_coll_select(
         COMM_COLL_ALLGATHER,

@@ -30,7 +30,7 @@ int comm_api_check_root(const char *func, struct comm_communicator *c, int root)
     return MPI_SUCCESS;
 }
 
-int comm_api_check_info(const char *func, struct comm_communicator *c, MPI_Info info)
+static int coll_check_info(const char *func, struct comm_communicator *c, MPI_Info info)
 {
     if (info != MPI_INFO_NULL && comm_info_lookup(info) == NULL) {
         return comm_api_error(c, MPI_ERR_INFO, "%s: invalid info", func);
@@ -48,7 +48,7 @@ int comm_api_check_inter_in_place(const char *func, struct comm_communicator *c,
 }
 
 int comm_api_coll_post(const char *func, struct comm_communicator *c, comm_coll_build_fn build,
-                       const struct comm_coll_args *a, enum comm_api_coll_form form,
+                       const struct comm_coll_args *a, enum comm_api_coll_form form, MPI_Info info,
                        MPI_Request *request)
 {
     struct comm_coll_sched *s;
@@ -60,6 +60,10 @@ int comm_api_coll_post(const char *func, struct comm_communicator *c, comm_coll_
         return comm_api_error(c, MPI_ERR_ARG, "%s: request is NULL", func);
     }
     if (form == COMM_API_COLL_PERSISTENT) {
+        err = coll_check_info(func, c, info);
+        if (err != MPI_SUCCESS) {
+            return err;
+        }
         req = comm_request_alloc(COMM_REQUEST_COLL);
         err = req == NULL ? MPI_ERR_NO_MEM : comm_coll_persist_init(req, c, build, a);
         if (err != MPI_SUCCESS) {
