@@ -75,7 +75,7 @@ int comm_api_coll_post(const char *func, struct comm_communicator *c, comm_coll_
         *request = (MPI_Request)req;
         return MPI_SUCCESS;
     }
-    /* Blocking: the schedule on a request of our own, run to its end. */
+    /* Nonblocking: the request goes to the user.  Blocking: to us, who wait for it. */
     s = comm_coll_sched_new(c);
     err = comm_api_start_schedule(func, c, s, s != NULL ? build(s, a) : MPI_SUCCESS,
                                   form == COMM_API_COLL_NONBLOCKING ? request : &mine);
