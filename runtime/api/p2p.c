@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "runtime/api/api.h"
+#include "runtime/api/coll_post.h"
 #include "runtime/bsend.h"
 #include "runtime/datatype.h"
 #include "runtime/error.h"
@@ -427,6 +428,9 @@ int PMPI_Start(MPI_Request *request)
     req = request ? comm_request_lookup(*request) : NULL;
     if (req == NULL || !req->persistent) {
         return comm_api_error(NULL, MPI_ERR_REQUEST, "MPI_Start: not a persistent request");
+    }
+    if (req->kind == COMM_REQUEST_COLL) {
+        return comm_api_coll_start(req);
     }
     if (req->state != COMM_REQUEST_INACTIVE && !req->complete) {
         return comm_api_error(req->comm, MPI_ERR_REQUEST, "MPI_Start: the request is active");

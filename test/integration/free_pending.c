@@ -13,6 +13,7 @@
  *   - a message taken by MPI_Improbe on a duplicate freed before MPI_Mrecv;
  *   - MPI_Iallreduce with a user operation and MPI_Ibcast of a derived type, all three
  *     (communicator, op, type) freed before the wait;
+ *   - a persistent MPI_Allreduce_init on a duplicate freed before its two starts;
  *   - MPI_Request_free on an active receive and an active rendezvous send: the data lands (a
  *     later message on MPI_COMM_WORLD says so);
  *   - info and group handles freed while a communicator still holds what they described;
@@ -287,6 +288,24 @@ static void test_request_free(void)
     free(out);
 }
 
+/* A persistent collective on a communicator freed right after MPI_Allreduce_init. */
+static void test_persistent_coll(void)
+{
+    MPI_Comm c = dup_world();
+    MPI_Request req;
+    int in = 0, out = -1;
+
+    CHECK_MPI(MPI_Allreduce_init(&in, &out, 1, MPI_INT, MPI_SUM, c, MPI_INFO_NULL, &req));
+    CHECK_MPI(MPI_Comm_free(&c));
+    for (int round = 1; round <= 2; round++) {
+        in = rank * round;
+        CHECK_MPI(MPI_Start(&req));
+        CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        CHECK(out == round * size * (size - 1) / 2);
+    }
+    CHECK_MPI(MPI_Request_free(&req));
+}
+
 static void test_info_group(void)
 {
     MPI_Comm c = dup_world(), sub;
@@ -348,6 +367,7 @@ int main(int argc, char **argv)
     test_persistent();
     test_mprobe();
     test_collectives();
+    test_persistent_coll();
     test_request_free();
     test_info_group();
     test_stale_handle();
