@@ -247,6 +247,7 @@ int PMPI_Info_free(MPI_Info *info)
     if (err != MPI_SUCCESS) {
         return err;
     }
+    comm_api_handle_forget(COMM_API_HANDLE_INFO, *info);
     comm_info_release(i);
     *info = MPI_INFO_NULL;
     return MPI_SUCCESS;

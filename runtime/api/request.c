@@ -63,6 +63,7 @@ static int request_collect(MPI_Request *handle, MPI_Status *status)
     if (req->persistent) {
         req->state = COMM_REQUEST_INACTIVE;
     } else {
+        comm_api_handle_forget(COMM_API_HANDLE_REQUEST, *handle);
         comm_request_free(req);
         *handle = MPI_REQUEST_NULL;
     }
@@ -398,6 +399,7 @@ int PMPI_Request_free(MPI_Request *request)
         req->user_freed = true; /* the engine frees it when it completes */
         req->persistent = false;
     }
+    comm_api_handle_forget(COMM_API_HANDLE_REQUEST, *request);
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }
