@@ -147,6 +147,13 @@ int comm_api_check_datatype(const char *func, struct comm_communicator *comm,
 /* Raises the error a completed request carries, on its communicator; MPI_SUCCESS if none. */
 int comm_api_request_error(const char *func, struct comm_request *req);
 
+/* Generalized requests (grequest.c), for the completion calls: QUERY fills req->status and
+ * req->error through the user's query_fn and returns its code; RELEASE runs free_fn (once) and
+ * returns its code; CANCEL runs cancel_fn and returns its code. */
+int comm_api_grequest_query(struct comm_request *req);
+int comm_api_grequest_release(struct comm_request *req);
+int comm_api_grequest_cancel(struct comm_request *req);
+
 /* MPI_Comm_split_type's HW_GUIDED, RESOURCE_GUIDED and HW_UNGUIDED (comm_split_hw.c). */
 int comm_api_split_hw(struct comm_communicator *c, int split_type, int key, MPI_Info info,
                       MPI_Comm *newcomm);
