@@ -76,6 +76,22 @@ static const char *const api_class_text[] = {
     [MPI_ERR_RMA_ATTACH] = "memory cannot be attached",
     [MPI_ERR_RMA_SHARED] = "memory cannot be shared",
     [MPI_ERR_RMA_FLAVOR] = "wrong window flavor",
+    [MPI_T_ERR_MEMORY] = "tools interface: out of memory",
+    [MPI_T_ERR_NOT_INITIALIZED] = "tools interface not initialized",
+    [MPI_T_ERR_CANNOT_INIT] = "tools interface cannot be initialized",
+    [MPI_T_ERR_INVALID_INDEX] = "tools interface: invalid index",
+    [MPI_T_ERR_INVALID_ITEM] = "tools interface: invalid enumeration item",
+    [MPI_T_ERR_INVALID_HANDLE] = "tools interface: invalid handle",
+    [MPI_T_ERR_OUT_OF_HANDLES] = "tools interface: no more handles",
+    [MPI_T_ERR_OUT_OF_SESSIONS] = "tools interface: no more sessions",
+    [MPI_T_ERR_INVALID_SESSION] = "tools interface: invalid session",
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = "control variable cannot be set now",
+    [MPI_T_ERR_CVAR_SET_NEVER] = "control variable cannot be set",
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] = "performance variable cannot be started or stopped",
+    [MPI_T_ERR_PVAR_NO_WRITE] = "performance variable cannot be written or reset",
+    [MPI_T_ERR_PVAR_NO_ATOMIC] = "performance variable cannot be read and reset atomically",
+    [MPI_T_ERR_INVALID_NAME] = "tools interface: no variable or category of that name",
+    [MPI_T_ERR_INVALID] = "tools interface: invalid use",
 };
 
 enum { API_NCLASSES = sizeof(api_class_text) / sizeof(api_class_text[0]) };

@@ -302,6 +302,23 @@ enum {
     MPI_ERR_RMA_ATTACH = 55,
     MPI_ERR_RMA_SHARED = 56,
     MPI_ERR_RMA_FLAVOR = 57,
+    /* The tools interface's return codes (MPI_T_*), also error classes. */
+    MPI_T_ERR_MEMORY = 58,
+    MPI_T_ERR_NOT_INITIALIZED = 59,
+    MPI_T_ERR_CANNOT_INIT = 60,
+    MPI_T_ERR_INVALID_INDEX = 61,
+    MPI_T_ERR_INVALID_ITEM = 62,
+    MPI_T_ERR_INVALID_HANDLE = 63,
+    MPI_T_ERR_OUT_OF_HANDLES = 64,
+    MPI_T_ERR_OUT_OF_SESSIONS = 65,
+    MPI_T_ERR_INVALID_SESSION = 66,
+    MPI_T_ERR_CVAR_SET_NOT_NOW = 67,
+    MPI_T_ERR_CVAR_SET_NEVER = 68,
+    MPI_T_ERR_PVAR_NO_STARTSTOP = 69,
+    MPI_T_ERR_PVAR_NO_WRITE = 70,
+    MPI_T_ERR_PVAR_NO_ATOMIC = 71,
+    MPI_T_ERR_INVALID_NAME = 72,
+    MPI_T_ERR_INVALID = 73,
     /* Codes 100 and up report a failure inside comm; MPI_Error_class maps them to a class. */
     MPI_ERR_LASTCODE = 127,
 };
@@ -1125,6 +1142,157 @@ COMM_MPI_API int PMPI_Unpublish_name(const char *service_name, MPI_Info info,
                                      const char *port_name);
 COMM_MPI_API int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 COMM_MPI_API int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+
+
+/*
+ * The tools interface (MPI_T).  Control variables are comm's settings (what comm-info lists),
+ * read-only: comm reads them from the environment when it starts.  There are no performance
+ * variables.  See comm(7).
+ */
+typedef struct comm_t_enum *MPI_T_enum;
+typedef struct comm_t_cvar_handle *MPI_T_cvar_handle;
+typedef struct comm_t_pvar_handle *MPI_T_pvar_handle;
+typedef struct comm_t_pvar_session *MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)1)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+
+enum {
+    MPI_T_VERBOSITY_USER_BASIC = 221,
+    MPI_T_VERBOSITY_USER_DETAIL,
+    MPI_T_VERBOSITY_USER_ALL,
+    MPI_T_VERBOSITY_TUNER_BASIC,
+    MPI_T_VERBOSITY_TUNER_DETAIL,
+    MPI_T_VERBOSITY_TUNER_ALL,
+    MPI_T_VERBOSITY_MPIDEV_BASIC,
+    MPI_T_VERBOSITY_MPIDEV_DETAIL,
+    MPI_T_VERBOSITY_MPIDEV_ALL,
+};
+enum {
+    MPI_T_BIND_NO_OBJECT = 9700,
+    MPI_T_BIND_MPI_COMM,
+    MPI_T_BIND_MPI_DATATYPE,
+    MPI_T_BIND_MPI_ERRHANDLER,
+    MPI_T_BIND_MPI_FILE,
+    MPI_T_BIND_MPI_GROUP,
+    MPI_T_BIND_MPI_OP,
+    MPI_T_BIND_MPI_REQUEST,
+    MPI_T_BIND_MPI_WIN,
+    MPI_T_BIND_MPI_MESSAGE,
+    MPI_T_BIND_MPI_INFO,
+};
+enum {
+    MPI_T_SCOPE_CONSTANT = 60438,
+    MPI_T_SCOPE_READONLY,
+    MPI_T_SCOPE_LOCAL,
+    MPI_T_SCOPE_GROUP,
+    MPI_T_SCOPE_GROUP_EQ,
+    MPI_T_SCOPE_ALL,
+    MPI_T_SCOPE_ALL_EQ,
+};
+enum {
+    MPI_T_PVAR_CLASS_STATE = 240,
+    MPI_T_PVAR_CLASS_LEVEL,
+    MPI_T_PVAR_CLASS_SIZE,
+    MPI_T_PVAR_CLASS_PERCENTAGE,
+    MPI_T_PVAR_CLASS_HIGHWATERMARK,
+    MPI_T_PVAR_CLASS_LOWWATERMARK,
+    MPI_T_PVAR_CLASS_COUNTER,
+    MPI_T_PVAR_CLASS_AGGREGATE,
+    MPI_T_PVAR_CLASS_TIMER,
+    MPI_T_PVAR_CLASS_GENERIC,
+};
+
+COMM_MPI_API int MPI_T_init_thread(int required, int *provided);
+COMM_MPI_API int PMPI_T_init_thread(int required, int *provided);
+COMM_MPI_API int MPI_T_finalize(void);
+COMM_MPI_API int PMPI_T_finalize(void);
+COMM_MPI_API int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+COMM_MPI_API int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+COMM_MPI_API int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
+                                     int *name_len);
+COMM_MPI_API int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
+                                      int *name_len);
+COMM_MPI_API int MPI_T_cvar_get_num(int *num_cvar);
+COMM_MPI_API int PMPI_T_cvar_get_num(int *num_cvar);
+COMM_MPI_API int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
+                                     MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                                     int *desc_len, int *binding, int *scope);
+COMM_MPI_API int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
+                                      MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                                      int *desc_len, int *binding, int *scope);
+COMM_MPI_API int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+COMM_MPI_API int PMPI_T_cvar_get_index(const char *name, int *cvar_index);
+COMM_MPI_API int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle,
+                                         MPI_T_cvar_handle *handle, int *count);
+COMM_MPI_API int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle,
+                                          MPI_T_cvar_handle *handle, int *count);
+COMM_MPI_API int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+COMM_MPI_API int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+COMM_MPI_API int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+COMM_MPI_API int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+COMM_MPI_API int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+COMM_MPI_API int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+COMM_MPI_API int MPI_T_pvar_get_num(int *num_pvar);
+COMM_MPI_API int PMPI_T_pvar_get_num(int *num_pvar);
+COMM_MPI_API int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
+                                     int *var_class, MPI_Datatype *datatype,
+                                     MPI_T_enum *enumtype, char *desc, int *desc_len,
+                                     int *binding, int *readonly, int *continuous, int *atomic);
+COMM_MPI_API int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
+                                      int *var_class, MPI_Datatype *datatype,
+                                      MPI_T_enum *enumtype, char *desc, int *desc_len,
+                                      int *binding, int *readonly, int *continuous, int *atomic);
+COMM_MPI_API int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+COMM_MPI_API int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+COMM_MPI_API int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+COMM_MPI_API int PMPI_T_pvar_session_create(MPI_T_pvar_session *session);
+COMM_MPI_API int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+COMM_MPI_API int PMPI_T_pvar_session_free(MPI_T_pvar_session *session);
+COMM_MPI_API int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
+                                         void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+COMM_MPI_API int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
+                                          void *obj_handle, MPI_T_pvar_handle *handle,
+                                          int *count);
+COMM_MPI_API int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+COMM_MPI_API int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+COMM_MPI_API int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+COMM_MPI_API int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                  void *buf);
+COMM_MPI_API int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                  const void *buf);
+COMM_MPI_API int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                   const void *buf);
+COMM_MPI_API int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                      void *buf);
+COMM_MPI_API int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                       void *buf);
+COMM_MPI_API int MPI_T_category_get_num(int *num_cat);
+COMM_MPI_API int PMPI_T_category_get_num(int *num_cat);
+COMM_MPI_API int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
+                                         int *desc_len, int *num_cvars, int *num_pvars,
+                                         int *num_categories);
+COMM_MPI_API int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
+                                          int *desc_len, int *num_cvars, int *num_pvars,
+                                          int *num_categories);
+COMM_MPI_API int MPI_T_category_get_index(const char *name, int *cat_index);
+COMM_MPI_API int PMPI_T_category_get_index(const char *name, int *cat_index);
+COMM_MPI_API int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+COMM_MPI_API int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+COMM_MPI_API int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+COMM_MPI_API int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+COMM_MPI_API int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+COMM_MPI_API int PMPI_T_category_get_categories(int cat_index, int len, int indices[]);
+COMM_MPI_API int MPI_T_category_changed(int *stamp);
+COMM_MPI_API int PMPI_T_category_changed(int *stamp);
 
 #ifdef __cplusplus
 }
