@@ -101,7 +101,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     req->coll = g;
     req->coll_free = grequest_free;
     req->state = COMM_REQUEST_QUEUED;
-    req->comm = comm_communicator_lookup(MPI_COMM_SELF);
+    req->comm = NULL; /* errors of its completion go to MPI_COMM_WORLD's handler */
     *request = (MPI_Request)req;
     return MPI_SUCCESS;
 }

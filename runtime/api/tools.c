@@ -11,8 +11,8 @@
  * MPI_T_ERR_CVAR_SET_NEVER.  A string setting is MPI_CHAR (its count is the length of its value
  * plus the terminating null), a boolean MPI_INT (0 or 1), an integer MPI_INT, or MPI_COUNT when
  * its range does not fit an int.  A value that is malformed in the environment reads as the
- * default (MPI_Init refuses it anyway).  Categories are the tables, one per component, each
- * holding its settings and no other category.  There are no performance variables: every
+ * default (MPI_Init refuses it anyway).  Categories are the components (a component may
+ * declare more than one table), each holding its settings and no other category.  There are no performance variables: every
  * pvar index is MPI_T_ERR_INVALID_INDEX, and no pvar handle exists.
  *
  * MPI_T_init_thread may be called before MPI_Init and after MPI_Finalize; init and finalize
@@ -76,13 +76,54 @@ static int t_ncvars(void)
     return (int)n;
 }
 
-/* The index of table T's first setting. */
-static int t_first_cvar(size_t t)
+/* Whether table T is the first of its component (several tables may share one). */
+static bool t_table_opens_category(size_t t)
+{
+    for (size_t i = 0; i < t; i++) {
+        if (strcmp(comm_settings_tables[i]->component, comm_settings_tables[t]->component) == 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static int t_ncategories(void)
 {
     int n = 0;
 
-    for (size_t i = 0; i < t; i++) {
-        n += (int)comm_settings_tables[i]->count;
+    for (size_t t = 0; t < comm_settings_ntables; t++) {
+        n += t_table_opens_category(t);
+    }
+    return n;
+}
+
+/* The component of category CAT (the order of first appearance), or NULL. */
+static const char *t_category(int cat)
+{
+    for (size_t t = 0; t < comm_settings_ntables && cat >= 0; t++) {
+        if (t_table_opens_category(t) && cat-- == 0) {
+            return comm_settings_tables[t]->component;
+        }
+    }
+    return NULL;
+}
+
+/* The control variables of COMPONENT: the first LEN of their indices into INDICES (may be
+ * NULL when LEN is 0); returns how many there are. */
+static int t_category_cvars(const char *component, int len, int indices[])
+{
+    int n = 0, first = 0;
+
+    for (size_t t = 0; t < comm_settings_ntables; t++) {
+        const struct comm_setting_table *table = comm_settings_tables[t];
+
+        for (size_t i = 0; strcmp(table->component, component) == 0 && i < table->count; i++) {
+            if (n < len) {
+                indices[n] = first + (int)i;
+            }
+            n++;
+        }
+        first += (int)table->count;
     }
     return n;
 }
@@ -580,7 +621,7 @@ int PMPI_T_category_get_num(int *num_cat)
         t_rc = MPI_ERR_ARG;
     }
     if (t_rc == MPI_SUCCESS) {
-        *num_cat = (int)comm_settings_ntables;
+        *num_cat = t_ncategories();
     }
     return t_leave(t_rc);
 }
@@ -589,19 +630,21 @@ COMM_API_ALIAS(MPI_T_category_get_num);
 int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
                              int *desc_len, int *num_cvars, int *num_pvars, int *num_categories)
 {
+    const char *component;
     int t_rc = t_enter();
-    if (t_rc == MPI_SUCCESS && (cat_index < 0 || (size_t)cat_index >= comm_settings_ntables)) {
+
+    component = t_rc == MPI_SUCCESS ? t_category(cat_index) : NULL;
+    if (t_rc == MPI_SUCCESS && component == NULL) {
         t_rc = MPI_T_ERR_INVALID_INDEX;
     }
     if (t_rc == MPI_SUCCESS) {
-        const struct comm_setting_table *t = comm_settings_tables[cat_index];
         char text[128];
 
-        snprintf(text, sizeof(text), "settings of comm's %s component", t->component);
-        t_string(t->component, name, name_len);
+        snprintf(text, sizeof(text), "settings of comm's %s component", component);
+        t_string(component, name, name_len);
         t_string(text, desc, desc_len);
         if (num_cvars != NULL) {
-            *num_cvars = (int)t->count;
+            *num_cvars = t_category_cvars(component, 0, NULL);
         }
         if (num_pvars != NULL) {
             *num_pvars = 0;
@@ -617,38 +660,43 @@ COMM_API_ALIAS(MPI_T_category_get_info);
 int PMPI_T_category_get_index(const char *name, int *cat_index)
 {
     int t_rc = t_enter();
+
     if (t_rc == MPI_SUCCESS && (name == NULL || cat_index == NULL)) {
         t_rc = MPI_ERR_ARG;
     }
     if (t_rc == MPI_SUCCESS) {
-        t_rc = MPI_T_ERR_INVALID_NAME;
-        for (size_t t = 0; t < comm_settings_ntables; t++) {
-            if (strcmp(comm_settings_tables[t]->component, name) == 0) {
-                *cat_index = (int)t;
-                t_rc = MPI_SUCCESS;
-                break;
-            }
+        int n = t_ncategories(), c;
+
+        for (c = 0; c < n && strcmp(t_category(c), name) != 0; c++) {
+        }
+        if (c == n) {
+            t_rc = MPI_T_ERR_INVALID_NAME;
+        } else {
+            *cat_index = c;
         }
     }
     return t_leave(t_rc);
 }
 COMM_API_ALIAS(MPI_T_category_get_index);
 
+/* The checks of the category lists: a category that exists, and room for LEN indices. */
+static int t_check_category_list(int cat_index, int len, const int indices[])
+{
+    if (t_category(cat_index) == NULL) {
+        return MPI_T_ERR_INVALID_INDEX;
+    }
+    return len < 0 || (len > 0 && indices == NULL) ? MPI_ERR_ARG : MPI_SUCCESS;
+}
+
 int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
 {
     int t_rc = t_enter();
-    if (t_rc == MPI_SUCCESS && (cat_index < 0 || (size_t)cat_index >= comm_settings_ntables)) {
-        t_rc = MPI_T_ERR_INVALID_INDEX;
-    }
-    if (t_rc == MPI_SUCCESS && (len < 0 || (len > 0 && indices == NULL))) {
-        t_rc = MPI_ERR_ARG;
+
+    if (t_rc == MPI_SUCCESS) {
+        t_rc = t_check_category_list(cat_index, len, indices);
     }
     if (t_rc == MPI_SUCCESS) {
-        int first = t_first_cvar((size_t)cat_index);
-
-        for (int i = 0; i < len && (size_t)i < comm_settings_tables[cat_index]->count; i++) {
-            indices[i] = first + i;
-        }
+        t_category_cvars(t_category(cat_index), len, indices);
     }
     return t_leave(t_rc);
 }
@@ -658,11 +706,9 @@ COMM_API_ALIAS(MPI_T_category_get_cvars);
 static int t_category_empty_list(int cat_index, int len, const int indices[])
 {
     int t_rc = t_enter();
-    if (t_rc == MPI_SUCCESS && (cat_index < 0 || (size_t)cat_index >= comm_settings_ntables)) {
-        t_rc = MPI_T_ERR_INVALID_INDEX;
-    }
-    if (t_rc == MPI_SUCCESS && (len < 0 || (len > 0 && indices == NULL))) {
-        t_rc = MPI_ERR_ARG;
+
+    if (t_rc == MPI_SUCCESS) {
+        t_rc = t_check_category_list(cat_index, len, indices);
     }
     return t_leave(t_rc);
 }
@@ -683,6 +729,7 @@ COMM_API_ALIAS(MPI_T_category_get_categories);
 int PMPI_T_category_changed(int *stamp)
 {
     int t_rc = t_enter();
+
     if (t_rc == MPI_SUCCESS && stamp == NULL) {
         t_rc = MPI_ERR_ARG;
     }
