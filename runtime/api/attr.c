@@ -60,7 +60,8 @@ struct attr_owner {
 static struct attr_keyval *attr_keyvals;
 static int attr_nkeyvals;
 
-static const char *const attr_kind_name[] = {[ATTR_COMM] = "communicator", [ATTR_TYPE] = "datatype"};
+static const char *const attr_kind_name[] = {
+    [ATTR_COMM] = "communicator", [ATTR_TYPE] = "datatype"};
 
 /* The values the attributes point at; the standard hands out pointers to them. */
 static int attr_tag_ub = COMM_API_TAG_UB;
@@ -96,9 +97,8 @@ static struct attr_keyval *attr_keyval(const char *func, const struct attr_owner
         return NULL;
     }
     if (attr_keyvals[slot].kind != o->kind) {
-        comm_api_error(o->err_comm, MPI_ERR_KEYVAL, "%s: keyval %d was made for %ss, not %ss",
-                       func, keyval, attr_kind_name[attr_keyvals[slot].kind],
-                       attr_kind_name[o->kind]);
+        comm_api_error(o->err_comm, MPI_ERR_KEYVAL, "%s: keyval %d was made for %ss, not %ss", func,
+                       keyval, attr_kind_name[attr_keyvals[slot].kind], attr_kind_name[o->kind]);
         return NULL;
     }
     return &attr_keyvals[slot];

@@ -55,8 +55,8 @@ COMM_API_ALIAS(MPI_Type_hvector);
 int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    return PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements,
-                                     oldtype, newtype);
+    return PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype,
+                                     newtype);
 }
 COMM_API_ALIAS(MPI_Type_hindexed);
 

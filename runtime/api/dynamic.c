@@ -54,8 +54,7 @@ COMM_API_ALIAS(MPI_Comm_spawn);
 
 int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
                              const int array_of_maxprocs[], const MPI_Info array_of_info[],
-                             int root, MPI_Comm comm, MPI_Comm *intercomm,
-                             int array_of_errcodes[])
+                             int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
     int total = 0;
 

@@ -116,8 +116,7 @@ int PMPI_Grequest_complete(MPI_Request request)
         return err;
     }
     if (req == NULL || req->kind != COMM_REQUEST_GENERALIZED) {
-        return comm_api_error(NULL, MPI_ERR_REQUEST,
-                              "MPI_Grequest_complete: the request is %s",
+        return comm_api_error(NULL, MPI_ERR_REQUEST, "MPI_Grequest_complete: the request is %s",
                               req == NULL ? "MPI_REQUEST_NULL"
                                           : "not a generalized request (MPI_Grequest_start)");
     }

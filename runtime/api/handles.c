@@ -58,9 +58,9 @@ struct handle_slot {
 struct handle_table {
     pthread_mutex_t lock;
     _Atomic(_Atomic(const void *) *) chunks[HANDLE_NCHUNKS]; /* read without the lock */
-    atomic_size_t live;                            /* user handles with an index */
-    int next;                                      /* indices never given out start here */
-    int *free_indices;                             /* released, for reuse */
+    atomic_size_t live;                                      /* user handles with an index */
+    int next;          /* indices never given out start here */
+    int *free_indices; /* released, for reuse */
     size_t nfree, free_cap;
     struct handle_slot *slots; /* handle -> index */
     size_t cap, used;          /* used counts tombstones */

@@ -904,7 +904,6 @@ COMM_MPI_API int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 COMM_MPI_API int MPI_Free_mem(void *base);
 COMM_MPI_API int PMPI_Free_mem(void *base);
 
-
 /*
  * Names, attributes and errors of the smaller chapters; handle conversion; generalized
  * requests; external32 packing; the tools interface (MPI_T); deprecated and removed functions
@@ -912,8 +911,7 @@ COMM_MPI_API int PMPI_Free_mem(void *base);
  * MPI_ERR_SPAWN, MPI_ERR_PORT, MPI_ERR_SERVICE or MPI_ERR_NAME, see comm(7)).
  */
 typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
-                                        void *attribute_val_in, void *attribute_val_out,
-                                        int *flag);
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
                                           void *attribute_val, void *extra_state);
 #define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
@@ -923,8 +921,7 @@ typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval
 /* Deprecated (MPI-1) attribute and error-handler callbacks. */
 typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state,
                               void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val,
-                                void *extra_state);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
 typedef void MPI_Handler_function(MPI_Comm *comm, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 #define MPI_NULL_COPY_FN ((MPI_Copy_function *)0)
@@ -1043,8 +1040,8 @@ COMM_MPI_API int PMPI_Unpack_external(const char datarep[], const void *inbuf, M
                                       MPI_Datatype datatype);
 COMM_MPI_API int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
                                         MPI_Aint *size);
-COMM_MPI_API int PMPI_Pack_external_size(const char datarep[], int incount,
-                                         MPI_Datatype datatype, MPI_Aint *size);
+COMM_MPI_API int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                         MPI_Aint *size);
 COMM_MPI_API int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
 COMM_MPI_API int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
 COMM_MPI_API int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
@@ -1063,8 +1060,8 @@ COMM_MPI_API int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 COMM_MPI_API int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 COMM_MPI_API int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 COMM_MPI_API int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
-COMM_MPI_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
-                                  MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype);
 COMM_MPI_API int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
                                    MPI_Datatype oldtype, MPI_Datatype *newtype);
 COMM_MPI_API int MPI_Type_hindexed(int count, int array_of_blocklengths[],
@@ -1074,11 +1071,11 @@ COMM_MPI_API int PMPI_Type_hindexed(int count, int array_of_blocklengths[],
                                     MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                     MPI_Datatype *newtype);
 COMM_MPI_API int MPI_Type_struct(int count, int array_of_blocklengths[],
-                                 MPI_Aint array_of_displacements[],
-                                 MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+                                 MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[],
+                                 MPI_Datatype *newtype);
 COMM_MPI_API int PMPI_Type_struct(int count, int array_of_blocklengths[],
-                                  MPI_Aint array_of_displacements[],
-                                  MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+                                  MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[],
+                                  MPI_Datatype *newtype);
 COMM_MPI_API int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 COMM_MPI_API int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 COMM_MPI_API int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
@@ -1091,10 +1088,8 @@ COMM_MPI_API int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_funct
                                     int *keyval, void *extra_state);
 COMM_MPI_API int MPI_Keyval_free(int *keyval);
 COMM_MPI_API int PMPI_Keyval_free(int *keyval);
-COMM_MPI_API int MPI_Errhandler_create(MPI_Handler_function *function,
-                                       MPI_Errhandler *errhandler);
-COMM_MPI_API int PMPI_Errhandler_create(MPI_Handler_function *function,
-                                        MPI_Errhandler *errhandler);
+COMM_MPI_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+COMM_MPI_API int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
 COMM_MPI_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 COMM_MPI_API int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 COMM_MPI_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
@@ -1132,17 +1127,13 @@ COMM_MPI_API int MPI_Comm_disconnect(MPI_Comm *comm);
 COMM_MPI_API int PMPI_Comm_disconnect(MPI_Comm *comm);
 COMM_MPI_API int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 COMM_MPI_API int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
-COMM_MPI_API int MPI_Publish_name(const char *service_name, MPI_Info info,
-                                  const char *port_name);
-COMM_MPI_API int PMPI_Publish_name(const char *service_name, MPI_Info info,
-                                   const char *port_name);
-COMM_MPI_API int MPI_Unpublish_name(const char *service_name, MPI_Info info,
-                                    const char *port_name);
+COMM_MPI_API int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+COMM_MPI_API int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+COMM_MPI_API int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
 COMM_MPI_API int PMPI_Unpublish_name(const char *service_name, MPI_Info info,
                                      const char *port_name);
 COMM_MPI_API int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 COMM_MPI_API int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
-
 
 /*
  * The tools interface (MPI_T).  Control variables are comm's settings (what comm-info lists),
@@ -1238,13 +1229,13 @@ COMM_MPI_API int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
 COMM_MPI_API int MPI_T_pvar_get_num(int *num_pvar);
 COMM_MPI_API int PMPI_T_pvar_get_num(int *num_pvar);
 COMM_MPI_API int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
-                                     int *var_class, MPI_Datatype *datatype,
-                                     MPI_T_enum *enumtype, char *desc, int *desc_len,
-                                     int *binding, int *readonly, int *continuous, int *atomic);
+                                     int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                                     char *desc, int *desc_len, int *binding, int *readonly,
+                                     int *continuous, int *atomic);
 COMM_MPI_API int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
-                                      int *var_class, MPI_Datatype *datatype,
-                                      MPI_T_enum *enumtype, char *desc, int *desc_len,
-                                      int *binding, int *readonly, int *continuous, int *atomic);
+                                      int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                                      char *desc, int *desc_len, int *binding, int *readonly,
+                                      int *continuous, int *atomic);
 COMM_MPI_API int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
 COMM_MPI_API int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
 COMM_MPI_API int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
@@ -1254,8 +1245,7 @@ COMM_MPI_API int PMPI_T_pvar_session_free(MPI_T_pvar_session *session);
 COMM_MPI_API int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
                                          void *obj_handle, MPI_T_pvar_handle *handle, int *count);
 COMM_MPI_API int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
-                                          void *obj_handle, MPI_T_pvar_handle *handle,
-                                          int *count);
+                                          void *obj_handle, MPI_T_pvar_handle *handle, int *count);
 COMM_MPI_API int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
 COMM_MPI_API int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
 COMM_MPI_API int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
@@ -1263,8 +1253,7 @@ COMM_MPI_API int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle
 COMM_MPI_API int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
 COMM_MPI_API int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
 COMM_MPI_API int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
-COMM_MPI_API int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
-                                  void *buf);
+COMM_MPI_API int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
 COMM_MPI_API int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
                                   const void *buf);
 COMM_MPI_API int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,

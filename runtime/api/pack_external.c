@@ -42,10 +42,22 @@ struct ext_basic {
     struct ext_member m[2]; /* m[1].native == 0: one member */
 };
 
-#define EXT_I(t) {EXT_SINT, sizeof(t), sizeof(t)}
-#define EXT_U(t) {EXT_UINT, sizeof(t), sizeof(t)}
-#define EXT_F(t) {EXT_FLOAT, sizeof(t), sizeof(t)}
-#define EXT_LD {EXT_LDBL, sizeof(long double), 16}
+#define EXT_I(t)                                                                                   \
+    {                                                                                              \
+        EXT_SINT, sizeof(t), sizeof(t)                                                             \
+    }
+#define EXT_U(t)                                                                                   \
+    {                                                                                              \
+        EXT_UINT, sizeof(t), sizeof(t)                                                             \
+    }
+#define EXT_F(t)                                                                                   \
+    {                                                                                              \
+        EXT_FLOAT, sizeof(t), sizeof(t)                                                            \
+    }
+#define EXT_LD                                                                                     \
+    {                                                                                              \
+        EXT_LDBL, sizeof(long double), 16                                                          \
+    }
 
 static const struct ext_basic ext_basics[] = {
     {MPI_CHAR, {{EXT_BYTES, 1, 1}}},
@@ -380,13 +392,14 @@ static int ext_check_room(const char *func, const void *buf, MPI_Aint size, MPI_
         return comm_api_error(NULL, MPI_ERR_ARG, "%s: position is NULL", func);
     }
     if (size < 0 || *position < 0 || *position > size) {
-        return comm_api_error(NULL, MPI_ERR_ARG, "%s: invalid position %ld (the buffer size is %ld)",
-                              func, (long)*position, (long)size);
+        return comm_api_error(NULL, MPI_ERR_ARG,
+                              "%s: invalid position %ld (the buffer size is %ld)", func,
+                              (long)*position, (long)size);
     }
     if ((size_t)(size - *position) < ext) {
         return comm_api_error(NULL, MPI_ERR_TRUNCATE,
-                              "%s: %zu bytes do not fit in the %ld left after position %ld",
-                              func, ext, (long)(size - *position), (long)*position);
+                              "%s: %zu bytes do not fit in the %ld left after position %ld", func,
+                              ext, (long)(size - *position), (long)*position);
     }
     if (ext > 0 && buf == NULL) {
         return comm_api_error(NULL, MPI_ERR_BUFFER, "%s: the packed buffer is NULL", func);
@@ -422,8 +435,8 @@ static int ext_move(const char *func, struct comm_datatype *dt, int count, void 
     return MPI_SUCCESS;
 }
 
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
-                       MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
     static const char func[] = "MPI_Pack_external";
     struct comm_datatype *dt;
@@ -462,8 +475,8 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
         err = ext_check_room(func, inbuf, insize, position, n);
     }
     if (err == MPI_SUCCESS && n > 0) {
-        err = ext_move(func, dt, outcount, outbuf,
-                       (unsigned char *)(uintptr_t)inbuf + *position, false);
+        err = ext_move(func, dt, outcount, outbuf, (unsigned char *)(uintptr_t)inbuf + *position,
+                       false);
     }
     if (err == MPI_SUCCESS) {
         *position += (MPI_Aint)n;
@@ -481,10 +494,10 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
         int size;
         MPI_Datatype type;
     } matches[] = {
-        {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1}, {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
-        {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4}, {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
-        {MPI_TYPECLASS_REAL, 4, MPI_REAL4},       {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
-        {MPI_TYPECLASS_REAL, 16, MPI_REAL16},     {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},
+        {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},   {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
+        {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},   {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+        {MPI_TYPECLASS_REAL, 4, MPI_REAL4},         {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
+        {MPI_TYPECLASS_REAL, 16, MPI_REAL16},       {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},
         {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16}, {MPI_TYPECLASS_COMPLEX, 32, MPI_COMPLEX32},
     };
     int err = comm_api_check_running("MPI_Type_match_size");
@@ -505,8 +518,7 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
             return MPI_SUCCESS;
         }
     }
-    return comm_api_error(NULL, MPI_ERR_ARG,
-                          "MPI_Type_match_size: no %s type of %d bytes",
+    return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Type_match_size: no %s type of %d bytes",
                           typeclass == MPI_TYPECLASS_INTEGER ? "integer"
                           : typeclass == MPI_TYPECLASS_REAL  ? "real"
                                                              : "complex",

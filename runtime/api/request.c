@@ -484,8 +484,10 @@ int PMPI_Cancel(MPI_Request *request)
     if (req->kind == COMM_REQUEST_GENERALIZED) {
         err = comm_api_grequest_cancel(req);
         if (err != MPI_SUCCESS) {
-            return comm_api_error(NULL, err, "MPI_Cancel: the cancel function of the "
-                                             "generalized request failed with %d", err);
+            return comm_api_error(NULL, err,
+                                  "MPI_Cancel: the cancel function of the "
+                                  "generalized request failed with %d",
+                                  err);
         }
         return MPI_SUCCESS;
     }

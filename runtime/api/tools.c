@@ -12,8 +12,8 @@
  * plus the terminating null), a boolean MPI_INT (0 or 1), an integer MPI_INT, or MPI_COUNT when
  * its range does not fit an int.  A value that is malformed in the environment reads as the
  * default (MPI_Init refuses it anyway).  Categories are the components (a component may
- * declare more than one table), each holding its settings and no other category.  There are no performance variables: every
- * pvar index is MPI_T_ERR_INVALID_INDEX, and no pvar handle exists.
+ * declare more than one table), each holding its settings and no other category.  There are no
+ * performance variables: every pvar index is MPI_T_ERR_INVALID_INDEX, and no pvar handle exists.
  *
  * MPI_T_init_thread may be called before MPI_Init and after MPI_Finalize; init and finalize
  * nest (a count).  MPI_T functions return their codes and never call error handlers.
@@ -456,10 +456,9 @@ int PMPI_T_pvar_get_num(int *num_pvar)
 }
 COMM_API_ALIAS(MPI_T_pvar_get_num);
 
-int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
-                         int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
-                         char *desc, int *desc_len, int *binding, int *readonly,
-                         int *continuous, int *atomic)
+int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
+                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                         int *binding, int *readonly, int *continuous, int *atomic)
 {
     (void)pvar_index, (void)name, (void)name_len, (void)verbosity, (void)var_class;
     (void)datatype, (void)enumtype, (void)desc, (void)desc_len, (void)binding, (void)readonly;
@@ -627,8 +626,8 @@ int PMPI_T_category_get_num(int *num_cat)
 }
 COMM_API_ALIAS(MPI_T_category_get_num);
 
-int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
-                             int *desc_len, int *num_cvars, int *num_pvars, int *num_categories)
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
+                             int *num_cvars, int *num_pvars, int *num_categories)
 {
     const char *component;
     int t_rc = t_enter();

@@ -85,8 +85,7 @@ static void check_tools(void)
         int idx[64], back;
 
         name_len = sizeof(name);
-        CHECK_MPI(MPI_T_category_get_info(c, name, &name_len, NULL, NULL, &ncvars, &npvars,
-                                          &nsub));
+        CHECK_MPI(MPI_T_category_get_info(c, name, &name_len, NULL, NULL, &ncvars, &npvars, &nsub));
         CHECK(npvars == 0 && nsub == 0 && ncvars >= 0 && ncvars <= 64);
         CHECK_MPI(MPI_T_category_get_index(name, &back));
         CHECK(back == c);
@@ -193,8 +192,8 @@ static void check_type_names_and_attrs(void)
 
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     EXPECT(MPI_Type_delete_attr(dup, key), MPI_ERR_KEYVAL); /* nothing set */
-    CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &comm_key,
-                                     NULL));
+    CHECK_MPI(
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &comm_key, NULL));
     EXPECT(MPI_Type_set_attr(dup, comm_key, base), MPI_ERR_KEYVAL); /* a communicator's keyval */
     EXPECT(MPI_Comm_set_attr(MPI_COMM_WORLD, key, base), MPI_ERR_KEYVAL);
     EXPECT(MPI_Type_set_name(MPI_DATATYPE_NULL, "x"), MPI_ERR_TYPE);
@@ -513,8 +512,7 @@ static void check_external32(void)
            MPI_ERR_UNSUPPORTED_DATAREP);
     EXPECT(MPI_Pack_external("external32", &in, 1, st, buf, 10, &pos), MPI_ERR_TRUNCATE);
     in.l = (long)1 << 40;
-    EXPECT(MPI_Pack_external("external32", &in, 1, st, buf, sizeof(buf), &pos),
-           MPI_ERR_CONVERSION);
+    EXPECT(MPI_Pack_external("external32", &in, 1, st, buf, sizeof(buf), &pos), MPI_ERR_CONVERSION);
     EXPECT(MPI_Pack_external_size("external32", -1, st, &size), MPI_ERR_COUNT);
 
     CHECK_MPI(MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &t));
@@ -641,8 +639,8 @@ static void check_deprecated_and_small(void)
         int codes[2] = {0, 0};
         MPI_Comm inter = MPI_COMM_WORLD;
 
-        EXPECT(MPI_Comm_spawn("true", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
-                              &inter, codes),
+        EXPECT(MPI_Comm_spawn("true", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
+                              codes),
                MPI_ERR_SPAWN);
         CHECK(inter == MPI_COMM_NULL && codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN);
         EXPECT(MPI_Open_port(MPI_INFO_NULL, port), MPI_ERR_PORT);

@@ -33,20 +33,48 @@ START_TEST(every_predefined_type_has_the_standards_size)
         MPI_Datatype type;
         MPI_Aint size;
     } sizes[] = {
-        {MPI_CHAR, 1},          {MPI_SIGNED_CHAR, 1},    {MPI_UNSIGNED_CHAR, 1},
-        {MPI_BYTE, 1},          {MPI_PACKED, 1},         {MPI_WCHAR, 2},
-        {MPI_SHORT, 2},         {MPI_UNSIGNED_SHORT, 2}, {MPI_INT, 4},
-        {MPI_UNSIGNED, 4},      {MPI_LONG, 4},           {MPI_UNSIGNED_LONG, 4},
-        {MPI_LONG_LONG_INT, 8}, {MPI_FLOAT, 4},          {MPI_DOUBLE, 8},
-        {MPI_LONG_DOUBLE, 16},  {MPI_C_BOOL, 1},         {MPI_INT8_T, 1},
-        {MPI_UINT16_T, 2},      {MPI_INT32_T, 4},        {MPI_UINT64_T, 8},
-        {MPI_AINT, 8},          {MPI_COUNT, 8},          {MPI_OFFSET, 8},
-        {MPI_C_COMPLEX, 8},     {MPI_C_DOUBLE_COMPLEX, 16}, {MPI_C_LONG_DOUBLE_COMPLEX, 32},
-        {MPI_CHARACTER, 1},     {MPI_LOGICAL, 4},        {MPI_INTEGER, 4},
-        {MPI_REAL, 4},          {MPI_DOUBLE_PRECISION, 8}, {MPI_COMPLEX, 8},
-        {MPI_DOUBLE_COMPLEX, 16}, {MPI_INTEGER8, 8},     {MPI_REAL16, 16},
-        {MPI_FLOAT_INT, 8},     {MPI_DOUBLE_INT, 12},    {MPI_LONG_INT, 8},
-        {MPI_2INT, 8},          {MPI_SHORT_INT, 6},      {MPI_LONG_DOUBLE_INT, 20},
+        {MPI_CHAR, 1},
+        {MPI_SIGNED_CHAR, 1},
+        {MPI_UNSIGNED_CHAR, 1},
+        {MPI_BYTE, 1},
+        {MPI_PACKED, 1},
+        {MPI_WCHAR, 2},
+        {MPI_SHORT, 2},
+        {MPI_UNSIGNED_SHORT, 2},
+        {MPI_INT, 4},
+        {MPI_UNSIGNED, 4},
+        {MPI_LONG, 4},
+        {MPI_UNSIGNED_LONG, 4},
+        {MPI_LONG_LONG_INT, 8},
+        {MPI_FLOAT, 4},
+        {MPI_DOUBLE, 8},
+        {MPI_LONG_DOUBLE, 16},
+        {MPI_C_BOOL, 1},
+        {MPI_INT8_T, 1},
+        {MPI_UINT16_T, 2},
+        {MPI_INT32_T, 4},
+        {MPI_UINT64_T, 8},
+        {MPI_AINT, 8},
+        {MPI_COUNT, 8},
+        {MPI_OFFSET, 8},
+        {MPI_C_COMPLEX, 8},
+        {MPI_C_DOUBLE_COMPLEX, 16},
+        {MPI_C_LONG_DOUBLE_COMPLEX, 32},
+        {MPI_CHARACTER, 1},
+        {MPI_LOGICAL, 4},
+        {MPI_INTEGER, 4},
+        {MPI_REAL, 4},
+        {MPI_DOUBLE_PRECISION, 8},
+        {MPI_COMPLEX, 8},
+        {MPI_DOUBLE_COMPLEX, 16},
+        {MPI_INTEGER8, 8},
+        {MPI_REAL16, 16},
+        {MPI_FLOAT_INT, 8},
+        {MPI_DOUBLE_INT, 12},
+        {MPI_LONG_INT, 8},
+        {MPI_2INT, 8},
+        {MPI_SHORT_INT, 6},
+        {MPI_LONG_DOUBLE_INT, 20},
     };
 
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -171,12 +199,10 @@ START_TEST(bad_arguments_and_values_get_their_class)
 
     ck_assert_int_eq(MPI_Pack_external("native", x, 1, MPI_INT, buf, 16, &pos),
                      MPI_ERR_UNSUPPORTED_DATAREP);
-    ck_assert_int_eq(MPI_Pack_external_size(NULL, 1, MPI_INT, &size),
-                     MPI_ERR_UNSUPPORTED_DATAREP);
+    ck_assert_int_eq(MPI_Pack_external_size(NULL, 1, MPI_INT, &size), MPI_ERR_UNSUPPORTED_DATAREP);
     ck_assert_int_eq(MPI_Pack_external("external32", x, 4, MPI_INT, buf, 15, &pos),
                      MPI_ERR_TRUNCATE);
-    ck_assert_int_eq(MPI_Pack_external("external32", x, -1, MPI_INT, buf, 16, &pos),
-                     MPI_ERR_COUNT);
+    ck_assert_int_eq(MPI_Pack_external("external32", x, -1, MPI_INT, buf, 16, &pos), MPI_ERR_COUNT);
     ck_assert_int_eq(MPI_Pack_external("external32", x, 1, MPI_DATATYPE_NULL, buf, 16, &pos),
                      MPI_ERR_TYPE);
     pos = 17;

@@ -51,8 +51,8 @@ END_TEST
 
 START_TEST(invalid_indices_give_the_null_handle)
 {
-    static const MPI_Fint bad[] = {-1, -1000, 3, 100, 255, 256, 257, 70000, 4 * 1024 * 1024 + 256,
-                                   0x7fffffff};
+    static const MPI_Fint bad[] = {
+        -1, -1000, 3, 100, 255, 256, 257, 70000, 4 * 1024 * 1024 + 256, 0x7fffffff};
 
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         COMM_CHECK(MPI_Comm_f2c(bad[i]) == MPI_COMM_NULL, "comm %d", bad[i]);

@@ -612,7 +612,7 @@ START_TEST(logical_and_bitwise_ops_work_on_aint_offset_and_count)
         MPI_Op op;
         int64_t want[4];
     } cases[] = {
-        {MPI_LAND, {0, 0, 1, 1}}, {MPI_LOR, {0, 1, 1, 1}}, {MPI_LXOR, {0, 1, 0, 0}},
+        {MPI_LAND, {0, 0, 1, 1}}, {MPI_LOR, {0, 1, 1, 1}},  {MPI_LXOR, {0, 1, 0, 0}},
         {MPI_BAND, {0, 0, 2, 6}}, {MPI_BOR, {0, 5, 7, -2}}, {MPI_BXOR, {0, 5, 5, -8}},
     };
     const int64_t in[4] = {0, 0, 3, -2}, io0[4] = {0, 5, 6, 6};
@@ -626,8 +626,8 @@ START_TEST(logical_and_bitwise_ops_work_on_aint_offset_and_count)
             ck_assert_int_eq(comm_op_reduce(op_of(cases[c].op), in, io, 4, dtype(types[t])),
                              COMM_OK);
             for (int i = 0; i < 4; i++) {
-                ck_assert_msg(io[i] == cases[c].want[i], "type %zu op %zu element %d: %lld", t,
-                              c, i, (long long)io[i]);
+                ck_assert_msg(io[i] == cases[c].want[i], "type %zu op %zu element %d: %lld", t, c,
+                              i, (long long)io[i]);
             }
         }
     }
