@@ -140,7 +140,8 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     struct comm_communicator *c = comm_communicator_lookup(comm);
 
     /* MPI_Abort ends the whole job whatever the communicator, valid or not. */
-    snprintf(message, sizeof(message), "MPI_Abort(%s, %d) called", c ? c->name : "<invalid>",
+    snprintf(message, sizeof(message), "MPI_Abort(%s, %d) called",
+             c == NULL ? "<invalid>" : c->name[0] != '\0' ? c->name : "<unnamed communicator>",
              errorcode);
     comm_runtime_abort(errorcode, message);
 }
