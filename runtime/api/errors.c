@@ -380,9 +380,9 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     if (eh == NULL) {
         return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Errhandler_free: invalid error handler");
     }
-    if (eh->refcount == 1) {
-        comm_api_handle_forget(COMM_API_HANDLE_ERRHANDLER, *errhandler);
-    }
+    /* The Fortran index goes with the user's handle: communicators may keep the object alive
+     * after this, but the index must not outlive it. */
+    comm_api_handle_forget(COMM_API_HANDLE_ERRHANDLER, *errhandler);
     comm_errhandler_release(eh);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;

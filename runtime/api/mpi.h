@@ -933,6 +933,13 @@ typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
 typedef int MPI_Grequest_free_function(void *extra_state);
 typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
 
+/* Combiners of the deprecated Fortran constructors (never returned by comm). */
+enum {
+    MPI_COMBINER_HVECTOR_INTEGER = 101,
+    MPI_COMBINER_HINDEXED_INTEGER = 102,
+    MPI_COMBINER_STRUCT_INTEGER = 103,
+};
+
 /* MPI_Type_match_size. */
 enum { MPI_TYPECLASS_INTEGER = 1, MPI_TYPECLASS_REAL = 2, MPI_TYPECLASS_COMPLEX = 3 };
 
