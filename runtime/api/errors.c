@@ -202,6 +202,12 @@ int comm_api_error(struct comm_communicator *comm, int code, const char *fmt, ..
     va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
     va_end(ap);
+    if (api_user_code(code) != NULL && api_user_code(code)->text != NULL) {
+        /* The program's own words for its code. */
+        size_t n = strlen(message);
+
+        snprintf(message + n, sizeof(message) - n, " (%s)", api_user_code(code)->text);
+    }
     comm_runtime_abort(code, message);
 }
 

@@ -6,7 +6,9 @@
  * the deprecated MPI-1 functions, logical and bitwise reductions on MPI_AINT, MPI_OFFSET and
  * MPI_COUNT, MPI_Comm_disconnect, and the error classes of the dynamic-process functions.
  *
- *   mpi_extras     (any number of ranks)
+ *   mpi_extras          (any number of ranks)
+ *   mpi_extras fatal    raises an error code of its own through MPI_ERRORS_ARE_FATAL on rank 0:
+ *                       the job ends with the code as its status and the code's string
  *
  * Prints "mpi_extras R: ok" per rank, or "FAIL: mpi_extras rank R: ..." and aborts.
  */
@@ -656,12 +658,33 @@ static void check_deprecated_and_small(void)
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
 
+/* A user's error code through the fatal handler ends the job (status: the code, 129). */
+static void raise_fatal_user_code(void)
+{
+    int cls, code;
+
+    CHECK_MPI(MPI_Add_error_class(&cls));
+    CHECK_MPI(MPI_Add_error_code(cls, &code));
+    CHECK(code == MPI_ERR_LASTCODE + 2);
+    CHECK_MPI(MPI_Add_error_string(code, "the widget is out of sprockets"));
+    if (rank == 0) {
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+        fail(__LINE__, "MPI_ERRORS_ARE_FATAL returned");
+    }
+    MPI_Barrier(MPI_COMM_WORLD); /* the others wait to be stopped */
+}
+
 int main(int argc, char **argv)
 {
-    check_tools(); /* before MPI_Init, as tools do */
+    if (argc < 2) {
+        check_tools(); /* before MPI_Init, as tools do */
+    }
     CHECK_MPI(MPI_Init(&argc, &argv));
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &nprocs));
+    if (argc > 1 && strcmp(argv[1], "fatal") == 0) {
+        raise_fatal_user_code();
+    }
     check_type_names_and_attrs();
     check_errors();
     check_handles();
