@@ -6,14 +6,19 @@
  *
  * Control variables are comm's settings, in the order of the tables of settings_registry.c
  * (the order comm-info prints them), named as the environment variables are (COMM_LOG_LEVEL).
- * comm reads its settings when it starts (many once, at MPI_Init), so every control variable is
- * read-only: its scope is MPI_T_SCOPE_READONLY and MPI_T_cvar_write returns
- * MPI_T_ERR_CVAR_SET_NEVER.  A string setting is MPI_CHAR (its count is the length of its value
- * plus the terminating null), a boolean MPI_INT (0 or 1), an integer MPI_INT, or MPI_COUNT when
- * its range does not fit an int.  A value that is malformed in the environment reads as the
- * default (MPI_Init refuses it anyway).  Categories are the components (a component may
- * declare more than one table), each holding its settings and no other category.  There are no
- * performance variables: every pvar index is MPI_T_ERR_INVALID_INDEX, and no pvar handle exists.
+ * comm reads its settings once, at MPI_Init (or later, from what it was given then): a control
+ * variable can be written before MPI_Init, and its value then takes the environment's place
+ * (comm_config_override); from MPI_Init on, MPI_T_cvar_write returns
+ * MPI_T_ERR_CVAR_SET_NEVER.  The variables comm-run provides (COMM_WORLD_RANK ...) and the
+ * compiler wrapper's are never writable (MPI_T_SCOPE_READONLY); the others are
+ * MPI_T_SCOPE_LOCAL.  A value that its setting refuses is MPI_T_ERR_INVALID.  A string setting
+ * is MPI_CHAR (its count is room for the longest value it takes: T_STRING_MAX or its current
+ * value's length plus the null, whichever is more), a boolean MPI_INT (0 or 1), an integer
+ * MPI_INT, or MPI_COUNT when its range does not fit an int.  A value that is malformed in the
+ * environment reads as the default (MPI_Init refuses it anyway).  Categories are the components (a
+ * component may declare more than one table), each holding its settings and no other category.
+ * There are no performance variables: every pvar index is MPI_T_ERR_INVALID_INDEX, and no pvar
+ * handle exists.
  *
  * MPI_T_init_thread may be called before MPI_Init and after MPI_Finalize; init and finalize
  * nest (a count).  MPI_T functions return their codes and never call error handlers.
@@ -24,6 +29,7 @@
 #include "runtime/api/api.h"
 #include "runtime/config_table.h"
 #include "runtime/error.h"
+#include "runtime/runtime.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -31,12 +37,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Room for a string value read or written through a handle. */
+enum { T_STRING_MAX = 1024 };
+
 static pthread_mutex_t t_lock = PTHREAD_MUTEX_INITIALIZER;
 static int t_initialized; /* MPI_T_init_thread calls not yet finalized */
 
 /* A control variable handle: which setting, and the count its reads fill. */
 struct comm_t_cvar_handle {
     const struct comm_setting *setting;
+    size_t table; /* of comm_settings_tables */
     int count;
     struct comm_t_cvar_handle *next; /* the list of live handles */
 };
@@ -47,6 +57,14 @@ struct comm_t_pvar_session {
 
 static struct comm_t_cvar_handle *t_cvar_handles;
 static struct comm_t_pvar_session *t_sessions;
+
+/* Whether a setting can be written (before MPI_Init): not those comm-run gives every rank,
+ * nor those of the compiler wrapper, which libcomm does not read. */
+static bool t_cvar_is_writable(const struct comm_setting *s, size_t table)
+{
+    return s->audience != COMM_AUDIENCE_PROVIDED &&
+           strcmp(comm_settings_tables[table]->component, "commcc") != 0;
+}
 
 /* The setting of control variable INDEX, or NULL. */
 static const struct comm_setting *t_cvar(int index, size_t *table_out)
@@ -270,9 +288,9 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
                          int *binding, int *scope)
 {
     const struct comm_setting *s;
-
+    size_t table = 0;
     int t_rc = t_enter();
-    s = t_rc == MPI_SUCCESS ? t_cvar(cvar_index, NULL) : NULL;
+    s = t_rc == MPI_SUCCESS ? t_cvar(cvar_index, &table) : NULL;
     if (t_rc == MPI_SUCCESS && s == NULL) {
         t_rc = MPI_T_ERR_INVALID_INDEX;
     }
@@ -292,7 +310,7 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
             *binding = MPI_T_BIND_NO_OBJECT;
         }
         if (scope != NULL) {
-            *scope = MPI_T_SCOPE_READONLY;
+            *scope = t_cvar_is_writable(s, table) ? MPI_T_SCOPE_LOCAL : MPI_T_SCOPE_READONLY;
         }
     }
     return t_leave(t_rc);
@@ -325,10 +343,11 @@ int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle
 {
     const struct comm_setting *s;
     struct comm_t_cvar_handle *h = NULL;
+    size_t table = 0;
+    int t_rc = t_enter();
 
     (void)obj_handle; /* no variable is bound to an object */
-    int t_rc = t_enter();
-    s = t_rc == MPI_SUCCESS ? t_cvar(cvar_index, NULL) : NULL;
+    s = t_rc == MPI_SUCCESS ? t_cvar(cvar_index, &table) : NULL;
     if (t_rc == MPI_SUCCESS && s == NULL) {
         t_rc = MPI_T_ERR_INVALID_INDEX;
     }
@@ -340,8 +359,11 @@ int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle
         t_rc = h != NULL ? MPI_SUCCESS : MPI_T_ERR_MEMORY;
     }
     if (t_rc == MPI_SUCCESS) {
+        int len = (int)strlen(comm_config_value(s)) + 1;
+
         h->setting = s;
-        h->count = s->type == COMM_SETTING_STRING ? (int)strlen(comm_config_value(s)) + 1 : 1;
+        h->table = table;
+        h->count = s->type != COMM_SETTING_STRING ? 1 : len > T_STRING_MAX ? len : T_STRING_MAX;
         h->next = t_cvar_handles;
         t_cvar_handles = h;
         *handle = h;
@@ -429,15 +451,46 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 }
 COMM_API_ALIAS(MPI_T_cvar_read);
 
+/* BUF, as MPI_T_cvar_write gets it for H's setting, as the setting's text (in TEXT). */
+static void t_cvar_text(const struct comm_t_cvar_handle *h, const void *buf, char *text, size_t len)
+{
+    const struct comm_setting *s = h->setting;
+
+    if (s->type == COMM_SETTING_STRING) {
+        snprintf(text, len, "%.*s", h->count, (const char *)buf);
+    } else if (t_cvar_type(s) == MPI_INT) {
+        snprintf(text, len, "%d", *(const int *)buf);
+    } else {
+        snprintf(text, len, "%lld", (long long)*(const MPI_Count *)buf);
+    }
+}
+
 int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
-    (void)buf;
     int t_rc = t_enter();
+
     if (t_rc == MPI_SUCCESS && !t_cvar_handle_is_live(handle)) {
         t_rc = MPI_T_ERR_INVALID_HANDLE;
     }
+    if (t_rc == MPI_SUCCESS && buf == NULL) {
+        t_rc = MPI_ERR_ARG;
+    }
+    if (t_rc == MPI_SUCCESS && (!t_cvar_is_writable(handle->setting, handle->table) ||
+                                comm_runtime_state() != COMM_RUNTIME_NOT_STARTED)) {
+        t_rc = MPI_T_ERR_CVAR_SET_NEVER; /* read once, at MPI_Init, or not by libcomm */
+    }
     if (t_rc == MPI_SUCCESS) {
-        t_rc = MPI_T_ERR_CVAR_SET_NEVER; /* settings come from the environment, read once */
+        char text[T_STRING_MAX + 1];
+
+        t_cvar_text(handle, buf, text, sizeof(text));
+        if (handle->setting->type == COMM_SETTING_BOOL && strcmp(text, "0") != 0) {
+            snprintf(text, sizeof(text), "1"); /* C's truth: any non-zero int */
+        }
+        if (comm_config_check(handle->setting, text, NULL, 0) < 0) {
+            t_rc = MPI_T_ERR_INVALID;
+        } else if (comm_config_override(handle->setting, text) < 0) {
+            t_rc = MPI_T_ERR_MEMORY;
+        }
     }
     return t_leave(t_rc);
 }

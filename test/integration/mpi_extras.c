@@ -7,6 +7,8 @@
  * MPI_COUNT, MPI_Comm_disconnect, and the error classes of the dynamic-process functions.
  *
  *   mpi_extras          (any number of ranks)
+ *   mpi_extras loud     sets COMM_LOG_LEVEL to info through MPI_T before MPI_Init, then only
+ *                       starts and ends: the log shows the setting took effect
  *   mpi_extras fatal    raises an error code of its own through MPI_ERRORS_ARE_FATAL on rank 0:
  *                       the job ends with the code as its status and the code's string
  *
@@ -32,7 +34,7 @@ static void check_tools(void)
 {
     int provided, n, index, count, verbosity, binding, scope, name_len, desc_len, ncat;
     int ncvars, npvars, nsub, value, stamp;
-    char name[256], desc[512], buf[256];
+    char name[256], desc[512], buf[2048];
     MPI_Datatype type;
     MPI_T_enum en;
     MPI_T_cvar_handle h;
@@ -52,12 +54,16 @@ static void check_tools(void)
                                   &binding, &scope));
     CHECK(strcmp(name, "COMM_LOG_LEVEL") == 0 && name_len == (int)strlen(name) + 1);
     CHECK(desc_len > 1 && type == MPI_CHAR && binding == MPI_T_BIND_NO_OBJECT);
-    CHECK(scope == MPI_T_SCOPE_READONLY && en == MPI_T_ENUM_NULL);
+    CHECK(scope == MPI_T_SCOPE_LOCAL && en == MPI_T_ENUM_NULL);
     CHECK_MPI(MPI_T_cvar_handle_alloc(index, NULL, &h, &count));
-    CHECK(count > 1 && count <= (int)sizeof(buf));
+    CHECK(count >= 1024 && count <= (int)sizeof(buf));
     CHECK_MPI(MPI_T_cvar_read(h, buf));
-    CHECK(strlen(buf) == (size_t)count - 1);
-    CHECK(MPI_T_cvar_write(h, "debug") == MPI_T_ERR_CVAR_SET_NEVER);
+    CHECK(strlen(buf) < (size_t)count);
+    /* Written before MPI_Init, the value takes the environment's place (checked after init). */
+    CHECK(MPI_T_cvar_write(h, "loud") == MPI_T_ERR_INVALID);
+    CHECK_MPI(MPI_T_cvar_write(h, "error"));
+    CHECK_MPI(MPI_T_cvar_read(h, buf));
+    CHECK(strcmp(buf, "error") == 0);
     CHECK_MPI(MPI_T_cvar_handle_free(&h));
     CHECK(h == MPI_T_CVAR_HANDLE_NULL);
     CHECK(MPI_T_cvar_read(h, buf) == MPI_T_ERR_INVALID_HANDLE);
@@ -70,6 +76,12 @@ static void check_tools(void)
     CHECK(count == 1);
     CHECK_MPI(MPI_T_cvar_read(h, &value));
     CHECK(value == 0 || value >= 1);
+    CHECK(MPI_T_cvar_write(h, &value) == MPI_T_ERR_CVAR_SET_NEVER); /* comm-run's to set */
+    CHECK_MPI(MPI_T_cvar_handle_free(&h));
+    CHECK_MPI(MPI_T_cvar_get_index("COMM_SHM_EAGER_LIMIT", &index));
+    CHECK_MPI(MPI_T_cvar_handle_alloc(index, NULL, &h, &count));
+    value = -5;
+    CHECK(MPI_T_cvar_write(h, &value) == MPI_T_ERR_INVALID);
     CHECK_MPI(MPI_T_cvar_handle_free(&h));
 
     CHECK(MPI_T_cvar_get_index("COMM_NO_SUCH_SETTING", &index) == MPI_T_ERR_INVALID_NAME);
@@ -118,6 +130,24 @@ static void check_tools(void)
     CHECK(MPI_T_enum_get_info(MPI_T_ENUM_NULL, &n, NULL, NULL) == MPI_T_ERR_INVALID_HANDLE);
     CHECK_MPI(MPI_T_finalize());
     CHECK(MPI_T_pvar_get_num(&n) == MPI_T_ERR_NOT_INITIALIZED);
+}
+
+/* After MPI_Init the settings were read: the value written before stays, and no more writes. */
+static void check_tools_after_init(void)
+{
+    int provided, index, count;
+    char buf[2048];
+    MPI_T_cvar_handle h;
+
+    CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
+    CHECK_MPI(MPI_T_cvar_get_index("COMM_LOG_LEVEL", &index));
+    CHECK_MPI(MPI_T_cvar_handle_alloc(index, NULL, &h, &count));
+    CHECK(count <= (int)sizeof(buf));
+    CHECK_MPI(MPI_T_cvar_read(h, buf));
+    CHECK(strcmp(buf, "error") == 0);
+    CHECK(MPI_T_cvar_write(h, "warn") == MPI_T_ERR_CVAR_SET_NEVER);
+    CHECK_MPI(MPI_T_cvar_handle_free(&h));
+    CHECK_MPI(MPI_T_finalize());
 }
 
 /* ---- datatype names and attributes ------------------------------------------------------- */
@@ -674,16 +704,40 @@ static void raise_fatal_user_code(void)
     MPI_Barrier(MPI_COMM_WORLD); /* the others wait to be stopped */
 }
 
+/* Sets COMM_LOG_LEVEL to "info" through the tools interface. */
+static void set_log_level_info(void)
+{
+    int provided, index, count;
+    MPI_T_cvar_handle h;
+
+    CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
+    CHECK_MPI(MPI_T_cvar_get_index("COMM_LOG_LEVEL", &index));
+    CHECK_MPI(MPI_T_cvar_handle_alloc(index, NULL, &h, &count));
+    CHECK_MPI(MPI_T_cvar_write(h, "info"));
+    CHECK_MPI(MPI_T_cvar_handle_free(&h));
+    CHECK_MPI(MPI_T_finalize());
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         check_tools(); /* before MPI_Init, as tools do */
+    } else if (strcmp(argv[1], "loud") == 0) {
+        set_log_level_info();
     }
     CHECK_MPI(MPI_Init(&argc, &argv));
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &nprocs));
+    if (argc < 2) {
+        check_tools_after_init();
+    }
     if (argc > 1 && strcmp(argv[1], "fatal") == 0) {
         raise_fatal_user_code();
+    }
+    if (argc > 1) {
+        CHECK_MPI(MPI_Finalize());
+        printf("%s %d: ok\n", prog, rank);
+        return 0;
     }
     check_type_names_and_attrs();
     check_errors();
