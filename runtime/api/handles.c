@@ -45,7 +45,7 @@ static const struct {
     [COMM_API_HANDLE_GROUP] = {"MPI_Group_c2f", 0x108, 2},
     [COMM_API_HANDLE_REQUEST] = {"MPI_Request_c2f", 0x180, 1},
     [COMM_API_HANDLE_OP] = {"MPI_Op_c2f", 0x140, 15},
-    [COMM_API_HANDLE_INFO] = {"MPI_Info_c2f", 0x110, 1},
+    [COMM_API_HANDLE_INFO] = {"MPI_Info_c2f", 0x110, 2},
     [COMM_API_HANDLE_ERRHANDLER] = {"MPI_Errhandler_c2f", 0x120, 3},
     [COMM_API_HANDLE_MESSAGE] = {"MPI_Message_c2f", 0x190, 2},
 };

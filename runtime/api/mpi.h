@@ -940,6 +940,9 @@ enum {
     MPI_COMBINER_STRUCT_INTEGER = 103,
 };
 
+/* The predefined info object of the environment the process started in (empty in comm). */
+#define MPI_INFO_ENV ((MPI_Info)0x111)
+
 /* MPI_Type_match_size. */
 enum { MPI_TYPECLASS_INTEGER = 1, MPI_TYPECLASS_REAL = 2, MPI_TYPECLASS_COMPLEX = 3 };
 

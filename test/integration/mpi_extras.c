@@ -388,6 +388,20 @@ static void check_handles(void)
     }
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     EXPECT(MPI_Status_c2f(MPI_STATUS_IGNORE, fst), MPI_ERR_ARG);
+
+    /* MPI_INFO_ENV: there, empty in comm, predefined. */
+    {
+        MPI_Info env = MPI_INFO_ENV, copy;
+        int nkeys = -1;
+
+        CHECK(MPI_Info_f2c(MPI_Info_c2f(MPI_INFO_ENV)) == MPI_INFO_ENV);
+        CHECK_MPI(MPI_Info_get_nkeys(MPI_INFO_ENV, &nkeys));
+        CHECK(nkeys == 0);
+        CHECK_MPI(MPI_Info_dup(MPI_INFO_ENV, &copy));
+        CHECK_MPI(MPI_Info_free(&copy));
+        EXPECT(MPI_Info_free(&env), MPI_ERR_INFO);
+        CHECK(env == MPI_INFO_ENV);
+    }
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
 
