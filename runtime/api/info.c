@@ -248,8 +248,8 @@ int PMPI_Info_free(MPI_Info *info)
         return err;
     }
     if (*info == MPI_INFO_ENV) {
-        return comm_api_error(NULL, MPI_ERR_INFO, "MPI_Info_free: MPI_INFO_ENV is predefined and "
-                                                  "cannot be freed");
+        return comm_api_error(NULL, MPI_ERR_INFO,
+                              "MPI_Info_free: MPI_INFO_ENV is predefined and cannot be freed");
     }
     comm_api_handle_forget(COMM_API_HANDLE_INFO, *info);
     comm_info_release(i);
