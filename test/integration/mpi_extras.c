@@ -478,6 +478,24 @@ static void check_grequests(void)
     CHECK(peer_value == (rank + nprocs - 1) % nprocs && sts[0].MPI_SOURCE == 42);
     CHECK(g3.queries == 1 && g3.frees == 1);
 
+    /* Waitany and Testsome pick the completed one and leave the other. */
+    {
+        struct greq ga = {0}, gb = {0};
+        int index = -1, outcount = -1, indices[2];
+
+        CHECK_MPI(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &ga, &reqs[0]));
+        CHECK_MPI(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &gb, &reqs[1]));
+        CHECK_MPI(MPI_Grequest_complete(reqs[1]));
+        CHECK_MPI(MPI_Waitany(2, reqs, &index, &st));
+        CHECK(index == 1 && reqs[1] == MPI_REQUEST_NULL && gb.queries == 1 && gb.frees == 1);
+        CHECK(ga.queries == 0 && reqs[0] != MPI_REQUEST_NULL);
+        CHECK_MPI(MPI_Testsome(2, reqs, &outcount, indices, sts));
+        CHECK(outcount == 0);
+        CHECK_MPI(MPI_Grequest_complete(reqs[0]));
+        CHECK_MPI(MPI_Testsome(2, reqs, &outcount, indices, sts));
+        CHECK(outcount == 1 && indices[0] == 0 && sts[0].MPI_TAG == 7 && ga.frees == 1);
+    }
+
     /* Freed before completion: free_fn runs at MPI_Grequest_complete, the query never. */
     g3 = (struct greq){0};
     CHECK_MPI(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &g3, &req));
