@@ -12,8 +12,11 @@ bad=0
 [[ -f $lib ]] || { echo "mpi-functions: $lib not built"; exit 1; }
 [[ -f $list ]] || { echo "mpi-functions: $list not found"; exit 1; }
 
-exported=$(nm -D --defined-only "$lib" | awk '{print $3}' | sort -u)
-has() { grep -qxF "$1" <<<"$exported"; }
+declare -A exported
+while read -r _ _ sym; do
+    exported[$sym]=1
+done < <(nm -D --defined-only "$lib")
+has() { [[ -n ${exported[$1]:-} ]]; }
 
 n=0 nyet=0
 while read -r name status rest; do
