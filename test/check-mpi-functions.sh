@@ -36,7 +36,7 @@ while read -r name status rest; do
         continue
     fi
     for sym in "$name" "P$name"; do
-        has "$sym" || { echo "mpi-functions: $sym is listed but libcomm does not export it"; bad=1; }
+        has "$sym" || { echo "mpi-functions: $sym is listed but not exported"; bad=1; }
     done
 done <"$list"
 
