@@ -1,7 +1,7 @@
 /*
  * dynamic.c - dynamic processes: spawning, ports, name publishing, and MPI_Comm_disconnect.
  *
- * Layer: runtime API.
+ * Layer: runtime API.  Must not: pretend to start or connect anything.
  *
  * comm does not support dynamic processes: a job's processes are the ones comm-run (or the
  * PMIx launcher) started.  These functions exist so that programs which mention them link;
