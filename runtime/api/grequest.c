@@ -2,10 +2,12 @@
  * grequest.c - generalized requests: MPI_Grequest_start and MPI_Grequest_complete, and the
  * callbacks the completion calls run on them.
  *
- * Layer: runtime API.  Must not: touch the request engine's protocol state (the request only
- * borrows the engine's completion: comm_request_complete).  The request is an ordinary request of kind COMM_REQUEST_GENERALIZED
- * whose completion the user signals; its callbacks live beside it (req->coll, freed by
- * req->coll_free) and are called as MPI-3.1 section 12.2 says:
+ * Layer: runtime API.  Must not: touch the request engine's protocol state (it only borrows
+ * the engine's completion, comm_request_complete).
+ *
+ * The request is an ordinary request of kind COMM_REQUEST_GENERALIZED whose completion the
+ * user signals; its callbacks live beside it (req->coll, freed by req->coll_free) and are
+ * called as MPI-3.1 section 12.2 says:
  * - query_fn when MPI_Wait/Test and friends (or MPI_Request_get_status) see it complete, to
  *   fill the status; its return value is the operation's error;
  * - free_fn once, when the request is collected by a completion call, or at
