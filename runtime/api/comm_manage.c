@@ -208,6 +208,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     if (err != MPI_SUCCESS) {
         return err;
     }
+    comm_api_handle_forget(COMM_API_HANDLE_COMM, *comm);
     comm_communicator_free(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;

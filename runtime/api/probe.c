@@ -156,6 +156,7 @@ static int mrecv_start(const char *func, void *buf, int count, MPI_Datatype data
     req->count = count;
     req->peer = msg->src;
     req->tag = msg->tag;
+    comm_api_handle_forget(COMM_API_HANDLE_MESSAGE, *message);
     *message = MPI_MESSAGE_NULL;
     comm_p2p_start_mrecv(req, msg);
     return MPI_SUCCESS;
