@@ -89,6 +89,80 @@ static int out_neighbors(MPI_Comm comm, int src, int *out, int max)
  * IN and OUTDEG out-neighbours; EXPECT[j] is the value block j of an alltoall must bring (NONE
  * for MPI_PROC_NULL).
  */
+/* MPI 4.0's persistent forms on COMM: alltoall, alltoallw (blocks reversed) and allgatherv
+ * (reversed) made once, their argument arrays overwritten after the _init calls (the requests
+ * keep copies), started twice with new data each time, all three at once by MPI_Startall. */
+static void check_persistent(MPI_Comm comm, int me, int indeg, const int *in, int outdeg,
+                             const int *expect)
+{
+    int n = indeg > 0 ? indeg : 1, m = outdeg > 0 ? outdeg : 1, gval = 0;
+    int *sbuf = malloc(sizeof(int) * (size_t)m), *a2a = malloc(sizeof(int) * (size_t)n);
+    int *w = malloc(sizeof(int) * (size_t)n), *gv = malloc(sizeof(int) * (size_t)n);
+    int *scounts = malloc(sizeof(int) * (size_t)m), *rcounts = malloc(sizeof(int) * (size_t)n);
+    int *rdispls = malloc(sizeof(int) * (size_t)n);
+    MPI_Aint *sb = malloc(sizeof(MPI_Aint) * (size_t)m), *rb = malloc(sizeof(MPI_Aint) * (size_t)n);
+    MPI_Datatype *st = malloc(sizeof(MPI_Datatype) * (size_t)m);
+    MPI_Datatype *rt = malloc(sizeof(MPI_Datatype) * (size_t)n);
+    MPI_Request reqs[3];
+
+    CHECK(sbuf && a2a && w && gv && scounts && rcounts && rdispls && sb && rb && st && rt);
+    for (int k = 0; k < outdeg; k++) {
+        scounts[k] = 1;
+        sb[k] = (MPI_Aint)sizeof(int) * k;
+        st[k] = MPI_INT;
+    }
+    for (int j = 0; j < indeg; j++) {
+        rcounts[j] = 1;
+        rdispls[j] = indeg - 1 - j;
+        rb[j] = (MPI_Aint)sizeof(int) * (indeg - 1 - j);
+        rt[j] = MPI_INT;
+    }
+    CHECK_MPI(MPI_Neighbor_alltoall_init(sbuf, 1, MPI_INT, a2a, 1, MPI_INT, comm, MPI_INFO_NULL,
+                                         &reqs[0]));
+    CHECK_MPI(MPI_Neighbor_alltoallw_init(sbuf, scounts, sb, st, w, rcounts, rb, rt, comm,
+                                          MPI_INFO_NULL, &reqs[1]));
+    CHECK_MPI(MPI_Neighbor_allgatherv_init(&gval, 1, MPI_INT, gv, rcounts, rdispls, MPI_INT, comm,
+                                           MPI_INFO_NULL, &reqs[2]));
+    for (int j = 0; j < indeg; j++) {
+        rcounts[j] = -1;
+        rdispls[j] = rb[j] = -1000;
+    }
+    for (int round = 1; round <= 2; round++) {
+        gval = me * 7 + 3 + round * 1000;
+        for (int k = 0; k < outdeg; k++) {
+            sbuf[k] = me * 100 + k + round * 50000;
+        }
+        for (int j = 0; j < n; j++) {
+            a2a[j] = w[j] = gv[j] = NONE;
+        }
+        CHECK_MPI(MPI_Startall(3, reqs));
+        CHECK_MPI(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+        for (int j = 0; j < indeg; j++) {
+            int want = expect[j] == NONE ? NONE : expect[j] + round * 50000;
+            int wantg = in[j] == MPI_PROC_NULL ? NONE : in[j] * 7 + 3 + round * 1000;
+
+            if (a2a[j] != want || w[indeg - 1 - j] != want || gv[indeg - 1 - j] != wantg) {
+                fail(__LINE__, "persistent round %d, block %d from %d: %d/%d/%d, expected %d/%d",
+                     round, j, in[j], a2a[j], w[indeg - 1 - j], gv[indeg - 1 - j], want, wantg);
+            }
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        CHECK_MPI(MPI_Request_free(&reqs[i]));
+    }
+    free(sbuf);
+    free(a2a);
+    free(w);
+    free(gv);
+    free(scounts);
+    free(rcounts);
+    free(rdispls);
+    free(sb);
+    free(rb);
+    free(st);
+    free(rt);
+}
+
 static void check_exchanges(MPI_Comm comm, int me, int indeg, const int *in, int outdeg,
                             const int *expect)
 {
@@ -191,6 +265,7 @@ static void check_exchanges(MPI_Comm comm, int me, int indeg, const int *in, int
     for (int j = 0; j < indeg; j++) {
         CHECK(rbuf[indeg - 1 - j] == expect[j] && rbuf2[indeg - 1 - j] == expect[j]);
     }
+    check_persistent(comm, me, indeg, in, outdeg, expect);
     free(sbuf);
     free(rbuf);
     free(rbuf2);
