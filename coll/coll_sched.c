@@ -30,6 +30,7 @@ struct sched_step {
     struct comm_datatype *dt;
     struct comm_op *op;
     int peer;
+    struct comm_communicator *comm; /* send, recv: the communicator the peer is a rank of */
     int (*fn)(struct comm_coll_sched *s, void *arg);
     void *arg;
     struct comm_request req; /* send, recv */
@@ -37,6 +38,7 @@ struct sched_step {
 
 struct comm_coll_sched {
     struct comm_communicator *comm;
+    struct comm_communicator *step_comm; /* where the sends and receives added next go */
     int tag;
     struct sched_step **steps; /* steps never move: calls may add steps while others run */
     size_t nsteps, cap;
@@ -53,7 +55,12 @@ struct comm_coll_sched {
 static struct comm_coll_sched *sched_active;
 static struct comm_coll_sched **sched_active_tail = &sched_active;
 
-struct comm_coll_sched *comm_coll_sched_new(struct comm_communicator *comm)
+int comm_coll_sched_take_tag(struct comm_communicator *comm)
+{
+    return SCHED_TAG_BASE + (int)(comm->coll_seq++ % SCHED_TAG_SPAN);
+}
+
+struct comm_coll_sched *comm_coll_sched_new_tagged(struct comm_communicator *comm, int tag)
 {
     struct comm_coll_sched *s = calloc(1, sizeof(*s));
 
@@ -61,13 +68,24 @@ struct comm_coll_sched *comm_coll_sched_new(struct comm_communicator *comm)
         return NULL;
     }
     s->comm = comm;
-    s->tag = SCHED_TAG_BASE + (int)(comm->coll_seq++ % SCHED_TAG_SPAN);
+    s->step_comm = comm;
+    s->tag = tag;
     return s;
+}
+
+struct comm_coll_sched *comm_coll_sched_new(struct comm_communicator *comm)
+{
+    return comm_coll_sched_new_tagged(comm, comm_coll_sched_take_tag(comm));
 }
 
 struct comm_communicator *comm_coll_sched_comm(const struct comm_coll_sched *s)
 {
-    return s->comm;
+    return s->step_comm;
+}
+
+void comm_coll_sched_set_comm(struct comm_coll_sched *s, struct comm_communicator *comm)
+{
+    s->step_comm = comm;
 }
 
 static struct sched_step *sched_add(struct comm_coll_sched *s, enum sched_kind kind)
@@ -108,6 +126,7 @@ static int sched_add_data(struct comm_coll_sched *s, enum sched_kind kind, const
     step->dt = dt;
     step->op = op;
     step->peer = peer;
+    step->comm = s->step_comm;
     if (dt != NULL) {
         comm_datatype_retain(dt);
     }
@@ -235,7 +254,7 @@ static bool sched_advance(struct comm_coll_sched *s)
                 comm_coll_request_init(
                     &step->req, step->kind == STEP_SEND ? COMM_REQUEST_SEND : COMM_REQUEST_RECV,
                     step->kind == STEP_SEND ? step->src : step->dst, step->count, step->dt,
-                    step->peer, s->tag, s->comm);
+                    step->peer, s->tag, step->comm);
                 rc = step->kind == STEP_SEND ? comm_p2p_start_send(&step->req)
                                              : comm_p2p_start_recv(&step->req);
             }
@@ -319,14 +338,26 @@ static int sched_progress(void)
 
 int comm_coll_sched_start(struct comm_coll_sched *s, struct comm_request *req)
 {
-    if (comm_progress_add_hook(sched_progress) < 0) {
+    int err = comm_coll_sched_run(s, req);
+
+    if (err != MPI_SUCCESS) {
         comm_coll_sched_free(s);
+        return err;
+    }
+    req->coll = s;
+    req->coll_free = sched_free_request_part;
+    comm_communicator_retain(req->comm); /* released with the request */
+    return MPI_SUCCESS;
+}
+
+int comm_coll_sched_run(struct comm_coll_sched *s, struct comm_request *req)
+{
+    if (comm_progress_add_hook(sched_progress) < 0) {
         return MPI_ERR_INTERN;
     }
     s->req = req;
-    req->coll = s;
-    req->coll_free = sched_free_request_part;
     req->comm = s->comm;
+    req->complete = false;
     req->state = COMM_REQUEST_QUEUED;
     comm_status_set_empty(&req->status);
     comm_core_lock();

@@ -30,6 +30,12 @@ struct comm_request;
 /* A schedule on COMM; NULL when out of memory. */
 struct comm_coll_sched *comm_coll_sched_new(struct comm_communicator *comm);
 
+/* The tag of COMM's next schedule, taken: every member takes it at the same call (a
+ * persistent collective takes its tag once, when it is made, and keeps it). */
+int comm_coll_sched_take_tag(struct comm_communicator *comm);
+/* A schedule on COMM with a tag taken before; NULL when out of memory. */
+struct comm_coll_sched *comm_coll_sched_new_tagged(struct comm_communicator *comm, int tag);
+
 /* Steps of the current round.  Each returns MPI_SUCCESS or MPI_ERR_NO_MEM (the schedule is
  * then unusable: free it with comm_coll_sched_free). */
 int comm_coll_sched_send(struct comm_coll_sched *s, const void *buf, MPI_Count count,
@@ -39,12 +45,12 @@ int comm_coll_sched_recv(struct comm_coll_sched *s, void *buf, MPI_Count count,
 int comm_coll_sched_copy(struct comm_coll_sched *s, const void *src, void *dst, MPI_Count count,
                          struct comm_datatype *dt);
 /* inout = in op inout (op's argument order: IN holds the lower ranks' data). */
-int comm_coll_sched_reduce(struct comm_coll_sched *s, const void *in, void *inout,
-                           MPI_Count count, struct comm_datatype *dt, struct comm_op *op);
+int comm_coll_sched_reduce(struct comm_coll_sched *s, const void *in, void *inout, MPI_Count count,
+                           struct comm_datatype *dt, struct comm_op *op);
 /* FN(S, ARG) runs when the round reaches it; it returns an MPI error code, and may add steps
  * and rounds (after the current one). */
-int comm_coll_sched_call(struct comm_coll_sched *s,
-                         int (*fn)(struct comm_coll_sched *s, void *arg), void *arg);
+int comm_coll_sched_call(struct comm_coll_sched *s, int (*fn)(struct comm_coll_sched *s, void *arg),
+                         void *arg);
 
 /* Ends the current round: what is added next waits for it. */
 int comm_coll_sched_round(struct comm_coll_sched *s);
@@ -55,8 +61,15 @@ void *comm_coll_sched_buffer(struct comm_coll_sched *s, size_t len);
 void *comm_coll_sched_elements(struct comm_coll_sched *s, MPI_Count count,
                                struct comm_datatype *dt);
 
-/* The communicator of the schedule. */
+/* The communicator the sends and receives added next go to (the schedule's own, unless
+ * comm_coll_sched_set_comm changed it). */
 struct comm_communicator *comm_coll_sched_comm(const struct comm_coll_sched *s);
+
+/* Sends and receives added from now on name ranks of COMM and travel on its collective
+ * context, with the schedule's tag.  An intercommunicator's schedules use it to work in the
+ * local group (comm->local_comm, which nothing else gives schedules to), reusing the
+ * intracommunicator builders; set it back before adding steps between the groups. */
+void comm_coll_sched_set_comm(struct comm_coll_sched *s, struct comm_communicator *comm);
 
 /*
  * Starts S for REQ (a COMM_REQUEST_COLL request, which owns S from now on): REQ completes when
@@ -64,7 +77,14 @@ struct comm_communicator *comm_coll_sched_comm(const struct comm_coll_sched *s);
  */
 int comm_coll_sched_start(struct comm_coll_sched *s, struct comm_request *req);
 
-/* Frees a schedule that was not started. */
+/*
+ * Starts S for REQ without giving it to REQ: the caller frees S once REQ has completed (a
+ * persistent collective, which makes a new schedule at each start).  MPI_SUCCESS, or an error
+ * code (S is not freed).
+ */
+int comm_coll_sched_run(struct comm_coll_sched *s, struct comm_request *req);
+
+/* Frees a schedule that was not started, or whose request has completed. */
 void comm_coll_sched_free(struct comm_coll_sched *s);
 
 #endif

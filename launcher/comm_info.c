@@ -8,6 +8,9 @@
  * --parsable prints one "section:name:field:value" line per fact (the value is everything after
  * the third colon), stable for scripts.
  *
+ * --missing prints the MPI 3.1 functions comm does not have yet and those that only return an
+ * error, from the list of MPI functions (test/mpi-functions.txt, installed with comm).
+ *
  * --topo FILE [--hosts LIST] reads a topology file instead, says what is wrong with it
  * (file:line) or draws its tree, and for LIST the groups a job on those hosts gets at each
  * level.
@@ -27,17 +30,20 @@
 #include <event2/event.h>
 #include <hwloc.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char info_usage[] =
-    "Usage: comm-info [--parsable] [--help] [--version]\n"
+    "Usage: comm-info [--parsable] [--missing] [--help] [--version]\n"
     "       comm-info --topo FILE [--hosts LIST]\n"
     "Print comm's version, build, dependencies, settings, the libfabric providers and the\n"
     "shape of this host; or check a topology file and draw its tree.\n"
     "\n"
     "      --parsable   one 'section:name:field:value' line per fact, for scripts\n"
+    "      --missing    the MPI 3.1 functions comm does not have yet, and those that exist\n"
+    "                   but return an error\n"
     "      --topo FILE  check FILE (Slurm's topology.conf or comm's format, comm-topology(5))\n"
     "                   and draw its levels, switches, fabrics and hosts; exit 1 if it is bad\n"
     "      --hosts LIST with --topo: the groups a job on these hosts (a hostlist, h[0-3])\n"
@@ -324,6 +330,67 @@ static int info_topo_hosts(const struct comm_topo *t, const char *hosts)
     return 0;
 }
 
+/*
+ * comm-info --missing: the "not-yet" and "error" lines of the list of MPI functions, installed
+ * in the package's data folder (or, in a build tree that was not installed, read from the
+ * sources).
+ */
+static int info_missing(void)
+{
+    static const char *const paths[] = {COMM_INFO_FUNCTIONS_INSTALLED, COMM_INFO_FUNCTIONS_SOURCE};
+    static const struct {
+        const char *status, *title;
+    } groups[] = {
+        {"not-yet", "MPI 3.1 functions comm does not have yet"},
+        {"error", "MPI 3.1 functions that exist but return an error (comm does not support "
+                  "dynamic processes)"},
+    };
+    const char *path = NULL;
+    char line[256];
+    FILE *f = NULL;
+
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]) && f == NULL; i++) {
+        path = paths[i];
+        f = fopen(path, "r");
+    }
+    if (f == NULL) {
+        comm_log_error("launcher", "cannot open the list of MPI functions %s: %s", paths[0],
+                       strerror(errno));
+        return 1;
+    }
+    for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+        int n = 0;
+
+        rewind(f);
+        if (!info_parsable) {
+            printf("%s:\n", groups[g].title);
+        }
+        while (fgets(line, sizeof(line), f) != NULL) {
+            char name[128], status[32];
+
+            if (line[0] == '#' || sscanf(line, "%127s %31s", name, status) != 2 ||
+                strcmp(status, groups[g].status) != 0) {
+                continue;
+            }
+            if (info_parsable) {
+                printf("missing:%s:status:%s\n", name, status);
+            } else {
+                printf("%s%s", n % 3 == 0 ? "  " : "", name);
+                printf("%*s", n % 3 == 2 ? 0 : (int)(32 - strlen(name)), n % 3 == 2 ? "\n" : "");
+            }
+            n++;
+        }
+        if (!info_parsable) {
+            printf("%s  (%d)\n", n % 3 == 0 ? "" : "\n", n);
+        }
+    }
+    if (!info_parsable) {
+        printf("The whole list: %s\n", path);
+    }
+    fclose(f);
+    return 0;
+}
+
 /* comm-info --topo FILE [--hosts LIST]. */
 static int info_topo(const char *path, const char *hosts)
 {
@@ -344,6 +411,7 @@ static int info_topo(const char *path, const char *hosts)
 int main(int argc, char **argv)
 {
     const char *topo_file = NULL, *topo_hosts = NULL;
+    bool missing = false;
 
     comm_log_set_tool("comm-info");
     for (int i = 1; i < argc; i++) {
@@ -361,6 +429,8 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(argv[i], "--parsable") == 0) {
             info_parsable = true;
+        } else if (strcmp(argv[i], "--missing") == 0) {
+            missing = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(info_usage, stdout);
             return 0;
@@ -379,6 +449,9 @@ int main(int argc, char **argv)
     }
     if (topo_file != NULL) {
         return info_topo(topo_file, topo_hosts);
+    }
+    if (missing) {
+        return info_missing();
     }
     info_versions();
     info_settings();

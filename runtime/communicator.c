@@ -9,6 +9,7 @@
 
 #include "runtime/error.h"
 #include "runtime/job_topo.h"
+#include "runtime/proc_topo.h"
 #include "runtime/thread.h"
 
 #include <stdint.h>
@@ -144,6 +145,10 @@ bool comm_communicator_is_local(long world_rank)
            communicator_local[world_rank];
 }
 
+/* Communicators whose last reference went inside the engine, waiting to be destroyed. */
+static struct comm_communicator *communicator_zombies;
+static void communicator_bury_zombies(void);
+
 static void communicator_free_coll_state(struct comm_communicator *c)
 {
     if (c->coll_state_free != NULL) {
@@ -168,6 +173,7 @@ uint32_t comm_communicator_hier_context(const struct comm_communicator *comm, in
 
 void comm_communicator_finalize_predefined(void)
 {
+    communicator_bury_zombies();
     communicator_free_coll_state(&communicator_world);
     communicator_free_coll_state(&communicator_self);
     comm_match_drain(&communicator_world.match);
@@ -243,9 +249,13 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
                              struct comm_errhandler *errhandler,
                              struct comm_communicator **comm_out)
 {
-    struct comm_communicator *c = calloc(1, sizeof(*c));
-    long *ranks = malloc((size_t)size * sizeof(*ranks));
+    struct comm_communicator *c;
+    long *ranks;
     size_t slot = context / 2;
+
+    communicator_bury_zombies();
+    c = calloc(1, sizeof(*c));
+    ranks = malloc((size_t)size * sizeof(*ranks));
 
     if (c == NULL || ranks == NULL) {
         free(c);
@@ -301,6 +311,7 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
     }
     c->errhandler = errhandler;
     comm_errhandler_retain(errhandler);
+    c->refs = 1;
     communicator_by_ctx[slot] = c;
     comm_communicator_reserve_context(context);
     comm_core_unlock();
@@ -335,7 +346,7 @@ void comm_communicator_park(uint32_t context, struct comm_unexpected *msg)
     comm_core_unlock();
 }
 
-void comm_communicator_free(struct comm_communicator *c)
+static void communicator_destroy(struct comm_communicator *c)
 {
     communicator_free_coll_state(c);
     comm_core_lock();
@@ -352,9 +363,63 @@ void comm_communicator_free(struct comm_communicator *c)
         comm_communicator_free(c->local_comm);
     }
     communicator_free_levels(c);
+    comm_proc_topo_attach(c, NULL);
     free((void *)(uintptr_t)c->remote_world_ranks);
     free((void *)(uintptr_t)c->world_ranks);
     free(c);
+}
+
+/* Destroys the communicators released inside the engine (outside it now). */
+static void communicator_bury_zombies(void)
+{
+    struct comm_communicator *zombies;
+
+    comm_core_lock();
+    zombies = communicator_zombies;
+    communicator_zombies = NULL;
+    comm_core_unlock();
+    while (zombies != NULL) {
+        struct comm_communicator *c = zombies;
+
+        zombies = c->zombie_next;
+        communicator_destroy(c);
+    }
+}
+
+void comm_communicator_retain(struct comm_communicator *c)
+{
+    if (!c->predefined) {
+        comm_core_lock();
+        c->refs++;
+        comm_core_unlock();
+    }
+}
+
+void comm_communicator_release(struct comm_communicator *c)
+{
+    if (c->predefined) {
+        return;
+    }
+    comm_core_lock();
+    if (--c->refs == 0) {
+        c->zombie_next = communicator_zombies;
+        communicator_zombies = c;
+    }
+    comm_core_unlock();
+}
+
+void comm_communicator_free(struct comm_communicator *c)
+{
+    bool last;
+
+    communicator_bury_zombies();
+    comm_core_lock();
+    c->magic = COMM_COMMUNICATOR_FREED; /* the handle names nothing from now on */
+    last = --c->refs == 0;
+    comm_core_unlock();
+    if (last) {
+        communicator_destroy(c);
+    }
 }
 
 struct comm_communicator *comm_communicator_by_context(uint32_t context_id)

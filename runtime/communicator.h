@@ -32,7 +32,7 @@ struct comm_communicator {
     uint32_t context_id;     /* even; carried by every message of this communicator */
     const long *world_ranks; /* world rank of each rank; NULL: the same (MPI_COMM_WORLD) */
     struct comm_errhandler *errhandler;
-    struct comm_info *info; /* hints given with MPI_Comm_set_info; NULL: none */
+    struct comm_info *info;              /* hints given with MPI_Comm_set_info; NULL: none */
     struct comm_match_queues match;      /* point-to-point: context_id */
     struct comm_match_queues coll_match; /* collectives: context_id + 1 */
     bool host_local;                     /* every member runs on this host */
@@ -63,9 +63,19 @@ struct comm_communicator {
      * leader, its lowest rank.  Made once, when the communicator is. */
     int nlevels;
     struct comm_topo_groups *levels;
+    /* References: the creator's (the user's handle, or the owner of an inner communicator)
+     * and one per request that uses the communicator (comm_communicator_retain).  The object
+     * goes when the last is released; until then its context still receives messages. */
+    unsigned refs;
+    struct comm_communicator *zombie_next; /* released inside the engine, destroyed later */
+    /* The process topology (MPI_Cart_create, MPI_Graph_create, MPI_Dist_graph_create*), shared
+     * with duplicates (runtime/proc_topo.h); NULL: none. */
+    struct comm_proc_topo *proc_topo;
 };
 
-enum { COMM_COMMUNICATOR_MAGIC = 0x636f6d6d };
+/* MAGIC while the object is valid; FREED once its handle was let go (the object may live on
+ * for requests still using it). */
+enum { COMM_COMMUNICATOR_MAGIC = 0x636f6d6d, COMM_COMMUNICATOR_FREED = 0x66726565 };
 
 /* Sets up MPI_COMM_WORLD (RANK of SIZE) and MPI_COMM_SELF; LOCAL_PEERS are the world ranks
  * on this host (NLOCAL of them). */
@@ -107,8 +117,23 @@ int comm_communicator_make_inter(struct comm_communicator *comm, const long *rem
  */
 void comm_communicator_park(uint32_t context, struct comm_unexpected *msg);
 
-/* Frees a communicator made by comm_communicator_create, and its context. */
+/*
+ * Lets go of the creator's reference to a communicator made by comm_communicator_create: its
+ * handle stops naming it at once (comm_communicator_lookup gives NULL), and the object, its
+ * context and what the collectives keep for it go when the last request using it is freed
+ * (MPI_Comm_free "marks the object for deallocation": pending operations complete normally).
+ */
 void comm_communicator_free(struct comm_communicator *comm);
+
+/* A reference for a request that uses COMM (nothing for the predefined communicators). */
+void comm_communicator_retain(struct comm_communicator *comm);
+
+/*
+ * Gives back a reference taken by comm_communicator_retain.  The last one destroys the
+ * communicator, but not at once: the engine may be inside one of its queues, so it waits for
+ * the next communicator call made outside the engine (create, free, finalize).
+ */
+void comm_communicator_release(struct comm_communicator *comm);
 
 /*
  * Contexts.  A communicator made on context C holds [C, C + COMM_CONTEXT_SPAN): C itself
@@ -153,8 +178,7 @@ static inline long comm_communicator_world_rank(const struct comm_communicator *
 }
 
 /* World rank of point-to-point peer PEER: in the remote group of an intercommunicator. */
-static inline long comm_communicator_peer_world_rank(const struct comm_communicator *comm,
-                                                     int peer)
+static inline long comm_communicator_peer_world_rank(const struct comm_communicator *comm, int peer)
 {
     return comm->inter ? comm->remote_world_ranks[peer] : comm_communicator_world_rank(comm, peer);
 }

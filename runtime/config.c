@@ -25,16 +25,63 @@ const char *comm_config_env(const char *name)
     return getenv(name);
 }
 
+/* Values given by comm_config_override, which win over the environment's. */
+struct config_override {
+    const struct comm_setting *setting;
+    char *value;
+};
+
+static struct config_override *config_overrides;
+static size_t config_noverrides;
+
+static const char *config_override_value(const struct comm_setting *setting)
+{
+    for (size_t i = 0; i < config_noverrides; i++) {
+        if (config_overrides[i].setting == setting) {
+            return config_overrides[i].value;
+        }
+    }
+    return NULL;
+}
+
+int comm_config_override(const struct comm_setting *setting, const char *value)
+{
+    char *copy = strdup(value);
+    struct config_override *grown;
+
+    if (copy == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < config_noverrides; i++) {
+        if (config_overrides[i].setting == setting) {
+            free(config_overrides[i].value);
+            config_overrides[i].value = copy;
+            return COMM_OK;
+        }
+    }
+    grown = realloc(config_overrides, (config_noverrides + 1) * sizeof(*grown));
+    if (grown == NULL) {
+        free(copy);
+        return COMM_ERR_NOMEM;
+    }
+    config_overrides = grown;
+    config_overrides[config_noverrides++] = (struct config_override){setting, copy};
+    return COMM_OK;
+}
+
 const char *comm_config_value(const struct comm_setting *setting)
 {
-    const char *value = getenv(setting->name);
+    const char *value = config_override_value(setting);
 
+    if (value == NULL) {
+        value = getenv(setting->name);
+    }
     return value ? value : setting->default_value;
 }
 
 bool comm_config_is_set(const struct comm_setting *setting)
 {
-    return getenv(setting->name) != NULL;
+    return config_override_value(setting) != NULL || getenv(setting->name) != NULL;
 }
 
 int comm_config_parse_bool(const char *value, bool *value_out)

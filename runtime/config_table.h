@@ -59,11 +59,21 @@ struct comm_setting_table {
  * return NULL. */
 const char *comm_config_env(const char *name);
 
-/* The value in force: the environment's, else the default.  Not validated. */
+/* The value in force: the one set by comm_config_override, else the environment's, else the
+ * default.  Not validated. */
 const char *comm_config_value(const struct comm_setting *setting);
 
-/* Whether the variable is set in the environment (to anything, even ""). */
+/* Whether the variable is set, in the environment (to anything, even "") or by
+ * comm_config_override. */
 bool comm_config_is_set(const struct comm_setting *setting);
+
+/*
+ * Gives SETTING the value VALUE in this process, in place of the environment's (the tools
+ * interface, MPI_T_cvar_write, before MPI_Init reads the settings).  VALUE is copied and must
+ * already have passed comm_config_check.  Returns COMM_OK or COMM_ERR_NOMEM.  Not thread-safe:
+ * call it before the settings are read, from one thread.
+ */
+int comm_config_override(const struct comm_setting *setting, const char *value);
 
 /*
  * Checks VALUE against SETTING.  On failure writes "NAME: invalid value 'V': expected ..." to

@@ -88,6 +88,7 @@ struct comm_datatype {
     MPI_Aint *addresses;
     MPI_Datatype *types; /* each derived one holds a reference */
     char name[MPI_MAX_OBJECT_NAME];
+    void *attrs; /* the user's attributes (runtime/api/attr.c owns them) */
 };
 
 /* The object behind a handle, or NULL (MPI_DATATYPE_NULL, a freed handle, or a handle that

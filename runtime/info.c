@@ -15,8 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* MPI_INFO_ENV: comm records nothing of the environment in it (the standard allows that).
+ * Its reference never drops to 0: the API refuses to free it. */
+static struct comm_info info_env = {.refcount = 1};
+
 struct comm_info *comm_info_lookup(MPI_Info handle)
 {
+    if (handle == MPI_INFO_ENV) {
+        return &info_env;
+    }
     if ((uintptr_t)handle < 0x1000) {
         return NULL; /* MPI_INFO_NULL and the other small constants */
     }
@@ -25,6 +32,9 @@ struct comm_info *comm_info_lookup(MPI_Info handle)
 
 MPI_Info comm_info_handle(struct comm_info *info)
 {
+    if (info == &info_env) {
+        return MPI_INFO_ENV;
+    }
     return (MPI_Info)info;
 }
 

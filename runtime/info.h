@@ -26,7 +26,8 @@ struct comm_info {
     int refcount;
 };
 
-/* The object behind a handle, or NULL for MPI_INFO_NULL and the other small constants. */
+/* The object behind a handle (MPI_INFO_ENV's is static), or NULL for MPI_INFO_NULL and the
+ * other small constants. */
 struct comm_info *comm_info_lookup(MPI_Info handle);
 
 /* The handle of an object. */

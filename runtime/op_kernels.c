@@ -13,7 +13,8 @@
  * (less); MAXLOC/MINLOC keep the lower index on ties.
  *
  * Which types each op accepts follows MPI-3.1 section 5.9.2, plus what Open MPI and MPICH also
- * accept: MPI_CHAR and MPI_WCHAR count as C integers.
+ * accept: MPI_CHAR and MPI_WCHAR count as C integers, and the logical ops take MPI_AINT,
+ * MPI_OFFSET and MPI_COUNT.
  */
 #include "config.h"
 
@@ -311,9 +312,11 @@ static const struct op_type_info op_types[] = {
     {MPI_UINT16_T, OP_U16, OP_GRP_CINT},
     {MPI_UINT32_T, OP_U32, OP_GRP_CINT},
     {MPI_UINT64_T, OP_U64, OP_GRP_CINT},
-    {MPI_AINT, OP_INT_CTYPE(sizeof(MPI_Aint), true), OP_GRP_FINT},
-    {MPI_COUNT, OP_INT_CTYPE(sizeof(MPI_Count), true), OP_GRP_FINT},
-    {MPI_OFFSET, OP_INT_CTYPE(sizeof(MPI_Offset), true), OP_GRP_FINT},
+    /* The standard puts these with the Fortran integers; Open MPI and MPICH also take the
+     * logical ops on them, as on any C integer. */
+    {MPI_AINT, OP_INT_CTYPE(sizeof(MPI_Aint), true), OP_GRP_CINT | OP_GRP_FINT},
+    {MPI_COUNT, OP_INT_CTYPE(sizeof(MPI_Count), true), OP_GRP_CINT | OP_GRP_FINT},
+    {MPI_OFFSET, OP_INT_CTYPE(sizeof(MPI_Offset), true), OP_GRP_CINT | OP_GRP_FINT},
     {MPI_C_FLOAT_COMPLEX, OP_CFLT, OP_GRP_COMPLEX},
     {MPI_C_DOUBLE_COMPLEX, OP_CDBL, OP_GRP_COMPLEX},
     {MPI_C_LONG_DOUBLE_COMPLEX, OP_CLDBL, OP_GRP_COMPLEX},

@@ -7,6 +7,7 @@
 
 #include "runtime/request.h"
 #include "runtime/bsend.h"
+#include "runtime/communicator.h"
 #include "runtime/datatype.h"
 #include "runtime/thread.h"
 
@@ -48,6 +49,9 @@ void comm_request_free(struct comm_request *req)
     if (req->dt != NULL) {
         comm_datatype_release(req->dt);
     }
+    if (req->comm != NULL) {
+        comm_communicator_release(req->comm);
+    }
     free(req->bounce);
     if (req->coll_free != NULL) {
         req->coll_free(req->coll);
@@ -82,6 +86,8 @@ bool comm_request_user_free(struct comm_request *req)
 
 void comm_request_complete(struct comm_request *req, int error)
 {
+    /* Mostly called with the lock held; MPI_Grequest_complete calls it from any thread. */
+    comm_core_lock();
     req->error = error;
     req->state = COMM_REQUEST_DONE;
     free(req->bounce);
@@ -94,6 +100,7 @@ void comm_request_complete(struct comm_request *req, int error)
     if (req->user_freed) {
         comm_request_free(req);
     }
+    comm_core_unlock();
 }
 
 struct comm_request *comm_request_lookup(MPI_Request handle)

@@ -31,6 +31,7 @@ enum comm_request_kind {
     COMM_REQUEST_SEND,
     COMM_REQUEST_RECV,
     COMM_REQUEST_COLL, /* a nonblocking collective (or MPI_Comm_idup), run by its schedule */
+    COMM_REQUEST_GENERALIZED, /* MPI_Grequest_start: the user completes it (api/grequest.c) */
 };
 
 enum comm_send_mode {
@@ -98,7 +99,8 @@ struct comm_request {
     struct comm_posted posted;  /* recv: its place in the posted queue */
     struct comm_request *queue_next; /* send: in its peer's send queue */
     void *bsend_block;          /* buffered send: its block of the attached buffer */
-    void *coll;                 /* COLL: the schedule, freed with the request by coll_free */
+    void *coll;                 /* COLL: the schedule, freed with the request by coll_free;
+                                   GENERALIZED: the user's callbacks (api/grequest.c) */
     void (*coll_free)(void *coll);
 };
 

@@ -19,8 +19,8 @@ while read -r type name; do
     esac
 done <<<"$exported"
 
-declared=$(grep -E '^COMM_MPI_API ' "$srcdir/runtime/api/mpi.h" | grep -oE '[ *](P?MPI_[A-Za-z_]+)\(' |
-    grep -oE 'P?MPI_[A-Za-z_]+' | sort -u)
+declared=$(grep -E '^COMM_MPI_API ' "$srcdir/runtime/api/mpi.h" | grep -oE '[ *](P?MPI_[A-Za-z0-9_]+)\(' |
+    grep -oE 'P?MPI_[A-Za-z0-9_]+' | sort -u)
 for f in $declared; do
     grep -qE " $f\$" <<<"$exported" || { echo "exports: $f is declared in mpi.h but missing"; bad=1; }
 done

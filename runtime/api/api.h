@@ -77,6 +77,36 @@ int comm_api_attr_copy(const char *func, struct comm_communicator *old,
  * and MPI_COMM_SELF's at MPI_Finalize).  Stops at a callback that fails: its error, raised. */
 int comm_api_attr_delete_all(const char *func, struct comm_communicator *comm);
 
+struct comm_datatype;
+
+/* Datatype attributes (attr.c): MPI_Type_dup's copy callbacks, and MPI_Type_free's delete
+ * callbacks (last set first; stops at the first that fails, raising its error). */
+int comm_api_type_attr_copy(const char *func, struct comm_datatype *old,
+                            struct comm_datatype *new_type);
+int comm_api_type_attr_delete_all(const char *func, struct comm_datatype *dt);
+
+/* The largest error code in use (MPI_LASTUSEDCODE): MPI_ERR_LASTCODE until the user adds
+ * classes or codes (errors.c). */
+int comm_api_last_used_code(void);
+
+/*
+ * Fortran handles (handles.c): forgets the Fortran index of a user object the user no longer
+ * holds (freed), so that MPI_*_f2c of it gives the null handle.  Cheap when no index was ever
+ * given out for that kind.  Thread-safe.
+ */
+enum comm_api_handle_kind {
+    COMM_API_HANDLE_COMM,
+    COMM_API_HANDLE_TYPE,
+    COMM_API_HANDLE_GROUP,
+    COMM_API_HANDLE_REQUEST,
+    COMM_API_HANDLE_OP,
+    COMM_API_HANDLE_INFO,
+    COMM_API_HANDLE_ERRHANDLER,
+    COMM_API_HANDLE_MESSAGE,
+    COMM_API_HANDLE_NKINDS,
+};
+void comm_api_handle_forget(enum comm_api_handle_kind kind, const void *handle);
+
 /* Checks that REQUEST, where a nonblocking call returns its request, is not NULL. */
 int comm_api_check_request_out(const char *func, struct comm_communicator *comm,
                                MPI_Request *request);
@@ -116,6 +146,13 @@ int comm_api_check_datatype(const char *func, struct comm_communicator *comm,
 
 /* Raises the error a completed request carries, on its communicator; MPI_SUCCESS if none. */
 int comm_api_request_error(const char *func, struct comm_request *req);
+
+/* Generalized requests (grequest.c), for the completion calls: QUERY fills req->status and
+ * req->error through the user's query_fn and returns its code; RELEASE runs free_fn (once) and
+ * returns its code; CANCEL runs cancel_fn and returns its code. */
+int comm_api_grequest_query(struct comm_request *req);
+int comm_api_grequest_release(struct comm_request *req);
+int comm_api_grequest_cancel(struct comm_request *req);
 
 /* MPI_Comm_split_type's HW_GUIDED, RESOURCE_GUIDED and HW_UNGUIDED (comm_split_hw.c). */
 int comm_api_split_hw(struct comm_communicator *c, int split_type, int key, MPI_Info info,

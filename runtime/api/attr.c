@@ -1,20 +1,22 @@
 /*
- * attr.c - attributes on communicators: the predefined ones (MPI_TAG_UB and friends) and the
- * user's keyvals with their copy and delete callbacks.
+ * attr.c - attributes on communicators and datatypes: the predefined ones (MPI_TAG_UB and
+ * friends) and the user's keyvals with their copy and delete callbacks.
  *
  * Layer: runtime API.
  *
  * Keyvals are slots of a table, handed out as COMM_ATTR_KEYVAL_BASE + slot and never reused.
  * A freed keyval stays alive while attributes use it (its delete callback still runs when they
- * go).  A communicator's attributes are a list in the order they were set; MPI_Comm_dup copies
+ * go).  One table serves both kinds of object; a keyval remembers the kind it was made for.
+ * An object's attributes are a list in the order they were set; MPI_Comm_dup copies
  * them in that order, and they are deleted in reverse order when the communicator is freed.
  * Threads: the keyval table has its own lock (runtime/thread.h), never held across a
- * callback; keyvals never move once made.  A communicator's attributes are changed by one
- * thread at a time (the standard leaves calls on one object from several threads to the user).
+ * callback; keyvals never move once made.  An object's attributes are changed by one thread at
+ * a time (the standard leaves calls on one object from several threads to the user).
  */
 #include "config.h"
 
 #include "runtime/api/api.h"
+#include "runtime/datatype.h"
 #include "runtime/runtime.h"
 #include "runtime/thread.h"
 
@@ -22,9 +24,22 @@
 
 enum { COMM_ATTR_KEYVAL_BASE = 0x2000 };
 
+/* The kind of object a keyval serves: a keyval made for communicators is refused on types. */
+enum attr_kind {
+    ATTR_COMM,
+    ATTR_TYPE,
+};
+
 struct attr_keyval {
-    MPI_Comm_copy_attr_function *copy_fn;
-    MPI_Comm_delete_attr_function *delete_fn;
+    enum attr_kind kind;
+    union {
+        MPI_Comm_copy_attr_function *comm;
+        MPI_Type_copy_attr_function *type;
+    } copy_fn;
+    union {
+        MPI_Comm_delete_attr_function *comm;
+        MPI_Type_delete_attr_function *type;
+    } delete_fn;
     void *extra_state;
     bool freed; /* MPI_Comm_free_keyval was called */
 };
@@ -35,11 +50,46 @@ struct attr_value {
     struct attr_value *next;
 };
 
+/* An object that holds attributes: its list, its handle for the callbacks, and the
+ * communicator whose error handler reports errors (NULL: MPI_COMM_WORLD's). */
+struct attr_owner {
+    enum attr_kind kind;
+    void **list;
+    MPI_Comm comm;
+    MPI_Datatype type;
+    struct comm_communicator *err_comm;
+};
+
 /* Guarded by attr_lock: the keyvals, each allocated once and never moved or freed. */
 static struct comm_mutex attr_lock = COMM_MUTEX_INITIALIZER;
 static struct attr_keyval **attr_keyvals;
 static int attr_nkeyvals;
 
+static const char *const attr_kind_name[] = {
+    [ATTR_COMM] = "communicator", [ATTR_TYPE] = "datatype"};
+
+/* The values the attributes point at; the standard hands out pointers to them. */
+static int attr_tag_ub = COMM_API_TAG_UB;
+static int attr_host = MPI_PROC_NULL;
+static int attr_io = MPI_ANY_SOURCE;
+static int attr_wtime_is_global = 0;
+static int attr_universe_size;
+static int attr_appnum;
+static int attr_lastusedcode;
+
+static struct attr_owner attr_of_comm(struct comm_communicator *c)
+{
+    return (struct attr_owner){
+        .kind = ATTR_COMM, .list = &c->attrs, .comm = c->handle, .err_comm = c};
+}
+
+static struct attr_owner attr_of_type(struct comm_datatype *dt)
+{
+    return (struct attr_owner){.kind = ATTR_TYPE, .list = &dt->attrs, .type = dt->handle};
+}
+
+/* The keyval behind KEYVAL, or NULL (after raising MPI_ERR_KEYVAL) if none, freed (a freed
+ * keyval's slot lives on for the attributes that still use it) or made for another kind. */
 /* The keyval of slot KEYVAL - COMM_ATTR_KEYVAL_BASE, or NULL if there is none. */
 static struct attr_keyval *attr_keyval_at(int keyval)
 {
@@ -54,34 +104,28 @@ static struct attr_keyval *attr_keyval_at(int keyval)
     return k;
 }
 
-/* The values the attributes point at; the standard hands out pointers to them. */
-static int attr_tag_ub = COMM_API_TAG_UB;
-static int attr_host = MPI_PROC_NULL;
-static int attr_io = MPI_ANY_SOURCE;
-static int attr_wtime_is_global = 0;
-static int attr_universe_size;
-static int attr_appnum;
-static int attr_lastusedcode = MPI_ERR_LASTCODE;
-
-/* The keyval behind KEYVAL, or NULL (after raising MPI_ERR_KEYVAL on COMM) if none or freed
- * (a freed keyval's slot lives on for the attributes that still use it). */
-static struct attr_keyval *attr_keyval(const char *func, struct comm_communicator *comm, int keyval)
+static struct attr_keyval *attr_keyval(const char *func, const struct attr_owner *o, int keyval)
 {
     struct attr_keyval *k = attr_keyval_at(keyval);
 
     if (k == NULL || __atomic_load_n(&k->freed, __ATOMIC_RELAXED)) {
-        comm_api_error(comm, MPI_ERR_KEYVAL, "%s: invalid keyval %d%s", func, keyval,
+        comm_api_error(o->err_comm, MPI_ERR_KEYVAL, "%s: invalid keyval %d%s", func, keyval,
                        keyval >= MPI_TAG_UB && keyval <= MPI_LASTUSEDCODE
                            ? " (a predefined attribute, which cannot be changed)"
                            : "");
         return NULL;
     }
+    if (k->kind != o->kind) {
+        comm_api_error(o->err_comm, MPI_ERR_KEYVAL, "%s: keyval %d was made for %ss, not %ss", func,
+                       keyval, attr_kind_name[k->kind], attr_kind_name[o->kind]);
+        return NULL;
+    }
     return k;
 }
 
-static struct attr_value **attr_find(struct comm_communicator *comm, int keyval)
+static struct attr_value **attr_find(const struct attr_owner *o, int keyval)
 {
-    struct attr_value **link = (struct attr_value **)&comm->attrs;
+    struct attr_value **link = (struct attr_value **)o->list;
 
     while (*link != NULL && (*link)->keyval != keyval) {
         link = &(*link)->next;
@@ -90,14 +134,16 @@ static struct attr_value **attr_find(struct comm_communicator *comm, int keyval)
 }
 
 /* Runs the delete callback of *LINK and removes it; the callback's error code if it fails. */
-static int attr_remove(struct comm_communicator *comm, struct attr_value **link)
+static int attr_remove(const struct attr_owner *o, struct attr_value **link)
 {
     struct attr_value *a = *link;
     struct attr_keyval *k = attr_keyval_at(a->keyval);
     int rc = MPI_SUCCESS;
 
-    if (k->delete_fn != MPI_COMM_NULL_DELETE_FN) {
-        rc = k->delete_fn(comm->handle, a->keyval, a->value, k->extra_state);
+    if (o->kind == ATTR_COMM && k->delete_fn.comm != MPI_COMM_NULL_DELETE_FN) {
+        rc = k->delete_fn.comm(o->comm, a->keyval, a->value, k->extra_state);
+    } else if (o->kind == ATTR_TYPE && k->delete_fn.type != MPI_TYPE_NULL_DELETE_FN) {
+        rc = k->delete_fn.type(o->type, a->keyval, a->value, k->extra_state);
     }
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -107,14 +153,15 @@ static int attr_remove(struct comm_communicator *comm, struct attr_value **link)
     return MPI_SUCCESS;
 }
 
-static int attr_get_user(struct comm_communicator *c, int keyval, void *attribute_val, int *flag)
+static int attr_get(const char *func, const struct attr_owner *o, int keyval, void *attribute_val,
+                    int *flag)
 {
     struct attr_value **link;
 
-    if (attr_keyval("MPI_Comm_get_attr", c, keyval) == NULL) {
+    if (attr_keyval(func, o, keyval) == NULL) {
         return MPI_ERR_KEYVAL;
     }
-    link = attr_find(c, keyval);
+    link = attr_find(o, keyval);
     *flag = *link != NULL;
     if (*link != NULL) {
         *(void **)attribute_val = (*link)->value;
@@ -122,155 +169,142 @@ static int attr_get_user(struct comm_communicator *c, int keyval, void *attribut
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-                            void *extra_state)
+static int attr_create_keyval(const char *func, struct attr_keyval k, int *keyval)
 {
-    struct attr_keyval **grown, *k;
-    int err = comm_api_check_running("MPI_Comm_create_keyval");
+    struct attr_keyval **grown, *made;
+    int err = comm_api_check_running(func);
 
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (comm_keyval == NULL) {
-        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Comm_create_keyval: comm_keyval is NULL");
+    if (keyval == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "%s: the keyval argument is NULL", func);
     }
-    k = malloc(sizeof(*k));
-    if (k == NULL) {
-        return comm_api_error(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_keyval: out of memory");
+    made = malloc(sizeof(*made));
+    if (made == NULL) {
+        return comm_api_error(NULL, MPI_ERR_NO_MEM, "%s: out of memory", func);
     }
-    *k = (struct attr_keyval){
-        .copy_fn = comm_copy_attr_fn,
-        .delete_fn = comm_delete_attr_fn,
-        .extra_state = extra_state,
-    };
+    *made = k;
     comm_mutex_lock(&attr_lock);
     grown = realloc(attr_keyvals, (size_t)(attr_nkeyvals + 1) * sizeof(*grown));
     if (grown != NULL) {
         attr_keyvals = grown;
-        attr_keyvals[attr_nkeyvals] = k;
-        *comm_keyval = COMM_ATTR_KEYVAL_BASE + attr_nkeyvals++;
+        attr_keyvals[attr_nkeyvals] = made;
+        *keyval = COMM_ATTR_KEYVAL_BASE + attr_nkeyvals++;
     }
     comm_mutex_unlock(&attr_lock);
     if (grown == NULL) {
-        free(k);
-        return comm_api_error(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_keyval: out of memory");
+        free(made);
+        return comm_api_error(NULL, MPI_ERR_NO_MEM, "%s: out of memory", func);
     }
     return MPI_SUCCESS;
 }
-COMM_API_ALIAS(MPI_Comm_create_keyval);
 
-int PMPI_Comm_free_keyval(int *comm_keyval)
+static int attr_free_keyval(const char *func, enum attr_kind kind, int *keyval)
 {
     struct attr_keyval *k;
-    int err = comm_api_check_running("MPI_Comm_free_keyval");
+    struct attr_owner o = {.kind = kind};
+    int err = comm_api_check_running(func);
 
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (comm_keyval == NULL) {
-        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Comm_free_keyval: comm_keyval is NULL");
+    if (keyval == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "%s: the keyval argument is NULL", func);
     }
-    k = attr_keyval("MPI_Comm_free_keyval", NULL, *comm_keyval);
+    k = attr_keyval(func, &o, *keyval);
     if (k == NULL) {
         return MPI_ERR_KEYVAL;
     }
     __atomic_store_n(&k->freed, true, __ATOMIC_RELAXED);
-    *comm_keyval = MPI_KEYVAL_INVALID;
+    *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
-COMM_API_ALIAS(MPI_Comm_free_keyval);
 
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+static int attr_set(const char *func, const struct attr_owner *o, int keyval, void *attribute_val)
 {
-    struct comm_communicator *c;
     struct attr_value **link, *a;
-    int err = comm_api_enter_comm("MPI_Comm_set_attr", comm, &c);
+    int err;
 
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (attr_keyval("MPI_Comm_set_attr", c, comm_keyval) == NULL) {
+    if (attr_keyval(func, o, keyval) == NULL) {
         return MPI_ERR_KEYVAL;
     }
-    link = attr_find(c, comm_keyval);
+    link = attr_find(o, keyval);
     if (*link != NULL) {
         /* The old value goes through its delete callback first. */
-        err = attr_remove(c, link);
+        err = attr_remove(o, link);
         if (err != MPI_SUCCESS) {
-            return comm_api_error(c, err,
-                                  "MPI_Comm_set_attr: the delete callback of keyval %d "
-                                  "failed with %d",
-                                  comm_keyval, err);
+            return comm_api_error(o->err_comm, err,
+                                  "%s: the delete callback of keyval %d failed with %d", func,
+                                  keyval, err);
         }
     }
     a = malloc(sizeof(*a));
     if (a == NULL) {
-        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_set_attr: out of memory");
+        return comm_api_error(o->err_comm, MPI_ERR_NO_MEM, "%s: out of memory", func);
     }
-    *a = (struct attr_value){.keyval = comm_keyval, .value = attribute_val};
-    *attr_find(c, comm_keyval) = a; /* at the end: the order of setting */
+    *a = (struct attr_value){.keyval = keyval, .value = attribute_val};
+    *attr_find(o, keyval) = a; /* at the end: the order of setting */
     return MPI_SUCCESS;
 }
-COMM_API_ALIAS(MPI_Comm_set_attr);
 
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+static int attr_delete(const char *func, const struct attr_owner *o, int keyval)
 {
-    struct comm_communicator *c;
     struct attr_value **link;
-    int err = comm_api_enter_comm("MPI_Comm_delete_attr", comm, &c);
+    int err;
 
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (attr_keyval("MPI_Comm_delete_attr", c, comm_keyval) == NULL) {
+    if (attr_keyval(func, o, keyval) == NULL) {
         return MPI_ERR_KEYVAL;
     }
-    link = attr_find(c, comm_keyval);
+    link = attr_find(o, keyval);
     if (*link == NULL) {
-        return comm_api_error(c, MPI_ERR_KEYVAL,
-                              "MPI_Comm_delete_attr: no attribute for keyval "
-                              "%d on this communicator",
-                              comm_keyval);
+        return comm_api_error(o->err_comm, MPI_ERR_KEYVAL,
+                              "%s: no attribute for keyval %d on this %s", func, keyval,
+                              attr_kind_name[o->kind]);
     }
-    err = attr_remove(c, link);
+    err = attr_remove(o, link);
     if (err != MPI_SUCCESS) {
-        return comm_api_error(c, err,
-                              "MPI_Comm_delete_attr: the delete callback of keyval %d "
-                              "failed with %d",
-                              comm_keyval, err);
+        return comm_api_error(o->err_comm, err,
+                              "%s: the delete callback of keyval %d failed with %d", func, keyval,
+                              err);
     }
     return MPI_SUCCESS;
 }
-COMM_API_ALIAS(MPI_Comm_delete_attr);
 
-int comm_api_attr_copy(const char *func, struct comm_communicator *old,
-                       struct comm_communicator *new_comm)
+/* Runs OLD's copy callbacks and gives NEW_OBJ the attributes they keep, in OLD's order. */
+static int attr_copy(const char *func, const struct attr_owner *old,
+                     const struct attr_owner *new_obj)
 {
-    struct attr_value **tail = (struct attr_value **)&new_comm->attrs;
+    struct attr_value **tail = (struct attr_value **)new_obj->list;
 
-    for (struct attr_value *a = old->attrs; a != NULL; a = a->next) {
+    for (struct attr_value *a = *old->list; a != NULL; a = a->next) {
         struct attr_keyval *k = attr_keyval_at(a->keyval);
         struct attr_value *copy;
         void *out = NULL;
         int flag = 0, rc = MPI_SUCCESS;
 
-        if (k->copy_fn == MPI_COMM_DUP_FN) {
+        if (old->kind == ATTR_COMM && k->copy_fn.comm == MPI_COMM_DUP_FN) {
             out = a->value;
             flag = 1;
-        } else if (k->copy_fn != MPI_COMM_NULL_COPY_FN) {
-            rc = k->copy_fn(old->handle, a->keyval, k->extra_state, a->value, &out, &flag);
+        } else if (old->kind == ATTR_COMM && k->copy_fn.comm != MPI_COMM_NULL_COPY_FN) {
+            rc = k->copy_fn.comm(old->comm, a->keyval, k->extra_state, a->value, &out, &flag);
+        } else if (old->kind == ATTR_TYPE && k->copy_fn.type == MPI_TYPE_DUP_FN) {
+            out = a->value;
+            flag = 1;
+        } else if (old->kind == ATTR_TYPE && k->copy_fn.type != MPI_TYPE_NULL_COPY_FN) {
+            rc = k->copy_fn.type(old->type, a->keyval, k->extra_state, a->value, &out, &flag);
         }
         if (rc != MPI_SUCCESS) {
-            return comm_api_error(old, rc, "%s: the copy callback of keyval %d failed with %d",
-                                  func, a->keyval, rc);
+            return comm_api_error(old->err_comm, rc,
+                                  "%s: the copy callback of keyval %d failed with %d", func,
+                                  a->keyval, rc);
         }
         if (!flag) {
             continue;
         }
         copy = malloc(sizeof(*copy));
         if (copy == NULL) {
-            return comm_api_error(old, MPI_ERR_NO_MEM, "%s: out of memory", func);
+            return comm_api_error(old->err_comm, MPI_ERR_NO_MEM, "%s: out of memory", func);
         }
         *copy = (struct attr_value){.keyval = a->keyval, .value = out};
         *tail = copy;
@@ -279,26 +313,173 @@ int comm_api_attr_copy(const char *func, struct comm_communicator *old,
     return MPI_SUCCESS;
 }
 
-int comm_api_attr_delete_all(const char *func, struct comm_communicator *comm)
+static int attr_delete_all(const char *func, const struct attr_owner *o)
 {
     /* Last set, first deleted. */
-    while (comm->attrs != NULL) {
-        struct attr_value **link = (struct attr_value **)&comm->attrs;
+    while (*o->list != NULL) {
+        struct attr_value **link = (struct attr_value **)o->list;
         int err;
 
         while ((*link)->next != NULL) {
             link = &(*link)->next;
         }
-        err = attr_remove(comm, link);
+        err = attr_remove(o, link);
         if (err != MPI_SUCCESS) {
-            return comm_api_error(comm, err,
-                                  "%s: the delete callback of keyval %d failed with "
-                                  "%d",
-                                  func, (*link)->keyval, err);
+            return comm_api_error(o->err_comm, err,
+                                  "%s: the delete callback of keyval %d failed with %d", func,
+                                  (*link)->keyval, err);
         }
     }
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                            void *extra_state)
+{
+    return attr_create_keyval("MPI_Comm_create_keyval",
+                              (struct attr_keyval){.kind = ATTR_COMM,
+                                                   .copy_fn.comm = comm_copy_attr_fn,
+                                                   .delete_fn.comm = comm_delete_attr_fn,
+                                                   .extra_state = extra_state},
+                              comm_keyval);
+}
+COMM_API_ALIAS(MPI_Comm_create_keyval);
+
+int PMPI_Comm_free_keyval(int *comm_keyval)
+{
+    return attr_free_keyval("MPI_Comm_free_keyval", ATTR_COMM, comm_keyval);
+}
+COMM_API_ALIAS(MPI_Comm_free_keyval);
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+    struct comm_communicator *c;
+    struct attr_owner o;
+    int err = comm_api_enter_comm("MPI_Comm_set_attr", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    o = attr_of_comm(c);
+    return attr_set("MPI_Comm_set_attr", &o, comm_keyval, attribute_val);
+}
+COMM_API_ALIAS(MPI_Comm_set_attr);
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+    struct comm_communicator *c;
+    struct attr_owner o;
+    int err = comm_api_enter_comm("MPI_Comm_delete_attr", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    o = attr_of_comm(c);
+    return attr_delete("MPI_Comm_delete_attr", &o, comm_keyval);
+}
+COMM_API_ALIAS(MPI_Comm_delete_attr);
+
+int comm_api_attr_copy(const char *func, struct comm_communicator *old,
+                       struct comm_communicator *new_comm)
+{
+    struct attr_owner o = attr_of_comm(old), n = attr_of_comm(new_comm);
+
+    return attr_copy(func, &o, &n);
+}
+
+int comm_api_attr_delete_all(const char *func, struct comm_communicator *comm)
+{
+    struct attr_owner o = attr_of_comm(comm);
+
+    return attr_delete_all(func, &o);
+}
+
+int comm_api_type_attr_copy(const char *func, struct comm_datatype *old,
+                            struct comm_datatype *new_type)
+{
+    struct attr_owner o = attr_of_type(old), n = attr_of_type(new_type);
+
+    return attr_copy(func, &o, &n);
+}
+
+int comm_api_type_attr_delete_all(const char *func, struct comm_datatype *dt)
+{
+    struct attr_owner o = attr_of_type(dt);
+
+    return attr_delete_all(func, &o);
+}
+
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                            void *extra_state)
+{
+    return attr_create_keyval("MPI_Type_create_keyval",
+                              (struct attr_keyval){.kind = ATTR_TYPE,
+                                                   .copy_fn.type = type_copy_attr_fn,
+                                                   .delete_fn.type = type_delete_attr_fn,
+                                                   .extra_state = extra_state},
+                              type_keyval);
+}
+COMM_API_ALIAS(MPI_Type_create_keyval);
+
+int PMPI_Type_free_keyval(int *type_keyval)
+{
+    return attr_free_keyval("MPI_Type_free_keyval", ATTR_TYPE, type_keyval);
+}
+COMM_API_ALIAS(MPI_Type_free_keyval);
+
+/* The start of the datatype attribute calls: running, and a valid datatype. */
+static int attr_enter_type(const char *func, MPI_Datatype datatype, struct attr_owner *o_out)
+{
+    struct comm_datatype *dt;
+    int err = comm_api_check_running(func);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    dt = comm_datatype_lookup(datatype);
+    if (dt == NULL) {
+        return comm_api_error(NULL, MPI_ERR_TYPE, "%s: invalid datatype %#lx", func,
+                              (unsigned long)(uintptr_t)datatype);
+    }
+    *o_out = attr_of_type(dt);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
+{
+    struct attr_owner o;
+    int err = attr_enter_type("MPI_Type_set_attr", datatype, &o);
+
+    return err != MPI_SUCCESS ? err : attr_set("MPI_Type_set_attr", &o, type_keyval, attribute_val);
+}
+COMM_API_ALIAS(MPI_Type_set_attr);
+
+int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
+{
+    struct attr_owner o;
+    int err = attr_enter_type("MPI_Type_get_attr", datatype, &o);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (attribute_val == NULL || flag == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Type_get_attr: %s is NULL",
+                              flag == NULL ? "flag" : "attribute_val");
+    }
+    return attr_get("MPI_Type_get_attr", &o, type_keyval, attribute_val, flag);
+}
+COMM_API_ALIAS(MPI_Type_get_attr);
+
+int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
+{
+    struct attr_owner o;
+    int err = attr_enter_type("MPI_Type_delete_attr", datatype, &o);
+
+    return err != MPI_SUCCESS ? err : attr_delete("MPI_Type_delete_attr", &o, type_keyval);
+}
+COMM_API_ALIAS(MPI_Type_delete_attr);
 
 int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
@@ -337,10 +518,14 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
         value = &attr_appnum;
         break;
     case MPI_LASTUSEDCODE:
+        __atomic_store_n(&attr_lastusedcode, comm_api_last_used_code(), __ATOMIC_RELAXED);
         value = &attr_lastusedcode;
         break;
-    default:
-        return attr_get_user(c, comm_keyval, attribute_val, flag);
+    default: {
+        struct attr_owner o = attr_of_comm(c);
+
+        return attr_get("MPI_Comm_get_attr", &o, comm_keyval, attribute_val, flag);
+    }
     }
     *(int **)attribute_val = value;
     *flag = 1;

@@ -1,6 +1,8 @@
 /*
- * coll.c - the collective entry points: argument checks, MPI_IN_PLACE, and the call to the
- * algorithm the selector picks.
+ * coll.c - the collective entry points of barrier, bcast, the reductions and the prefix
+ * reductions, in their blocking, nonblocking and persistent forms: argument checks,
+ * MPI_IN_PLACE, and the call to the algorithm the selector picks (blocking calls on an
+ * intracommunicator) or to the operation's schedule (coll_post.h).
  *
  * Layer: runtime API (calls coll/).
  */
@@ -10,22 +12,12 @@
 #include "coll/nbc/nbc.h"
 #include "coll/inter/inter.h"
 #include "runtime/api/api.h"
+#include "runtime/api/coll_post.h"
 #include "runtime/datatype.h"
 #include "runtime/op.h"
 #include "runtime/request.h"
 
 #include <stdlib.h>
-
-static int coll_check_root(const char *func, struct comm_communicator *comm, int root)
-{
-    if (root < 0 || root >= comm->size) {
-        return comm_api_error(comm, MPI_ERR_ROOT,
-                              "%s: invalid root %d in a communicator of "
-                              "size %d",
-                              func, root, comm->size);
-    }
-    return MPI_SUCCESS;
-}
 
 static int coll_check_op(const char *func, struct comm_communicator *comm, MPI_Op handle,
                          const struct comm_datatype *dt, struct comm_op **op_out)
@@ -41,16 +33,6 @@ static int coll_check_op(const char *func, struct comm_communicator *comm, MPI_O
                               comm_op_name(op), dt->name[0] ? dt->name : "this datatype");
     }
     *op_out = op;
-    return MPI_SUCCESS;
-}
-
-/* Refuses an intercommunicator where only intracommunicators are served. */
-static int coll_check_intra(const char *func, struct comm_communicator *comm)
-{
-    if (comm->inter) {
-        return comm_api_error(comm, MPI_ERR_COMM, "%s: not available on an intercommunicator",
-                              func);
-    }
     return MPI_SUCCESS;
 }
 
@@ -112,62 +94,53 @@ int PMPI_Barrier(MPI_Comm comm)
 }
 COMM_API_ALIAS(MPI_Barrier);
 
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+static int barrier_post(const char *func, MPI_Comm comm, MPI_Info info,
+                        enum comm_api_coll_form form, MPI_Request *request)
 {
     struct comm_communicator *c;
-    struct comm_coll_sched *s;
-    int err = comm_api_enter_intracomm("MPI_Ibarrier", comm, &c);
+    int err = comm_api_enter_comm(func, comm, &c);
 
-    if (err == MPI_SUCCESS) {
-        err = comm_api_check_request_out("MPI_Ibarrier", c, request);
-    }
     if (err != MPI_SUCCESS) {
         return err;
     }
-    s = comm_coll_sched_new(c);
-    return comm_api_start_schedule("MPI_Ibarrier", c, s, s ? comm_coll_ibarrier(s) : 0, request);
+    return comm_api_coll_post(func, c, comm_coll_build_barrier, &(struct comm_coll_args){0}, form,
+                              info, request);
+}
+
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    return barrier_post("MPI_Ibarrier", comm, MPI_INFO_NULL, COMM_API_COLL_NONBLOCKING, request);
 }
 COMM_API_ALIAS(MPI_Ibarrier);
 
-/* Checks of MPI_Bcast and MPI_Ibcast.  On an intercommunicator ROOT is MPI_ROOT (the root),
- * MPI_PROC_NULL (the root's group) or a rank of the remote group. */
-static int bcast_args(const char *func, MPI_Comm comm, void *buffer, int count,
-                      MPI_Datatype datatype, int root, struct comm_communicator **c_out,
-                      struct comm_datatype **dt_out)
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int err = comm_api_enter_comm(func, comm, c_out);
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if ((*c_out)->inter && (root == MPI_ROOT || root == MPI_PROC_NULL)) {
-        err = MPI_SUCCESS;
-    } else if ((*c_out)->inter && (root < 0 || root >= (*c_out)->remote_size)) {
-        return comm_api_error(*c_out, MPI_ERR_ROOT,
-                              "%s: invalid root %d on an intercommunicator whose remote group "
-                              "has %d ranks (expected one of them, MPI_ROOT or MPI_PROC_NULL)",
-                              func, root, (*c_out)->remote_size);
-    } else if (!(*c_out)->inter) {
-        err = coll_check_root(func, *c_out, root);
-    }
-    if (err == MPI_SUCCESS) {
-        err = comm_api_check_data(func, *c_out, buffer, count, datatype, dt_out);
-    }
-    return err;
+    return barrier_post("MPI_Barrier_init", comm, info, COMM_API_COLL_PERSISTENT, request);
 }
+COMM_API_ALIAS(MPI_Barrier_init);
 
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+static int bcast_run(const char *func, void *buffer, int count, MPI_Datatype datatype, int root,
+                     MPI_Comm comm, MPI_Info info, enum comm_api_coll_form form,
+                     MPI_Request *request)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *dt;
-    int err = bcast_args("MPI_Bcast", comm, buffer, count, datatype, root, &c, &dt);
+    int err = comm_api_enter_comm(func, comm, &c);
 
+    err = err == MPI_SUCCESS ? comm_api_check_root(func, c, root) : err;
+    err = err == MPI_SUCCESS ? comm_api_check_data(func, c, buffer, count, datatype, &dt) : err;
     if (err != MPI_SUCCESS) {
         return err;
     }
+    if (form != COMM_API_COLL_BLOCKING) {
+        return comm_api_coll_post(
+            func, c, comm_coll_build_bcast,
+            &(struct comm_coll_args){.rbuf = buffer, .rcount = count, .rdt = dt, .root = root},
+            form, info, request);
+    }
     if (c->inter) {
-        return coll_result("MPI_Bcast", c, comm_coll_inter_bcast(buffer, count, dt, root, c));
+        return coll_result(func, c, comm_coll_inter_bcast(buffer, count, dt, root, c));
     }
     if (count == 0 || c->size == 1) {
         return MPI_SUCCESS;
@@ -176,190 +149,194 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
                          &(struct comm_coll_call){.comm = c,
                                                   .bytes = (size_t)count * (size_t)dt->size,
                                                   .uniform = true});
-    return coll_result("MPI_Bcast", c, a->fn.bcast(buffer, count, dt, root, c));
+    return coll_result(func, c, a->fn.bcast(buffer, count, dt, root, c));
+}
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_run("MPI_Bcast", buffer, count, datatype, root, comm, MPI_INFO_NULL,
+                     COMM_API_COLL_BLOCKING, NULL);
 }
 COMM_API_ALIAS(MPI_Bcast);
 
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                 MPI_Request *request)
 {
-    struct comm_communicator *c;
-    struct comm_datatype *dt;
-    struct comm_coll_sched *s;
-    int err = bcast_args("MPI_Ibcast", comm, buffer, count, datatype, root, &c, &dt);
-
-    if (err == MPI_SUCCESS) {
-        err = coll_check_intra("MPI_Ibcast", c);
-    }
-    if (err == MPI_SUCCESS) {
-        err = comm_api_check_request_out("MPI_Ibcast", c, request);
-    }
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    s = comm_coll_sched_new(c);
-    return comm_api_start_schedule("MPI_Ibcast", c, s,
-                                   s ? comm_coll_ibcast(s, buffer, count, dt, root) : 0, request);
+    return bcast_run("MPI_Ibcast", buffer, count, datatype, root, comm, MPI_INFO_NULL,
+                     COMM_API_COLL_NONBLOCKING, request);
 }
 COMM_API_ALIAS(MPI_Ibcast);
 
-/* Checks of MPI_Reduce and MPI_Ireduce. */
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request)
+{
+    return bcast_run("MPI_Bcast_init", buffer, count, datatype, root, comm, info,
+                     COMM_API_COLL_PERSISTENT, request);
+}
+COMM_API_ALIAS(MPI_Bcast_init);
+
+/* Checks of the reduce calls.  On an intercommunicator the root (MPI_ROOT) only receives, the
+ * other group only sends, and the rest of the root's group (MPI_PROC_NULL) passes nothing that
+ * counts (*dt_out and *op_out stay NULL). */
 static int reduce_args(const char *func, MPI_Comm comm, const void *sendbuf, void *recvbuf,
                        int count, MPI_Datatype datatype, MPI_Op op, int root,
                        struct comm_communicator **c_out, struct comm_datatype **dt_out,
                        struct comm_op **op_out)
 {
     struct comm_communicator *c;
-    int err = comm_api_enter_intracomm(func, comm, c_out);
+    bool sends, receives;
+    int err = comm_api_enter_comm(func, comm, c_out);
 
     if (err != MPI_SUCCESS) {
         return err;
     }
     c = *c_out;
-    err = coll_check_root(func, c, root);
-    if (err == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && c->rank != root) {
+    *dt_out = NULL;
+    *op_out = NULL;
+    err = comm_api_check_root(func, c, root);
+    err =
+        err == MPI_SUCCESS ? comm_api_check_inter_in_place(func, c, sendbuf == MPI_IN_PLACE) : err;
+    if (err == MPI_SUCCESS && !c->inter && sendbuf == MPI_IN_PLACE && c->rank != root) {
         err =
             comm_api_error(c, MPI_ERR_BUFFER, "%s: MPI_IN_PLACE is only allowed at the root", func);
     }
-    if (err == MPI_SUCCESS) {
+    sends = !c->inter || (root != MPI_ROOT && root != MPI_PROC_NULL);
+    receives = c->inter ? root == MPI_ROOT : c->rank == root;
+    if (err == MPI_SUCCESS && sends) {
         err = comm_api_check_data(func, c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count,
                                   datatype, dt_out);
     }
-    if (err == MPI_SUCCESS && c->rank == root) {
+    if (err == MPI_SUCCESS && receives) {
         err = comm_api_check_data(func, c, recvbuf, count, datatype, dt_out);
     }
-    if (err == MPI_SUCCESS) {
+    if (err == MPI_SUCCESS && (sends || receives)) {
         err = coll_check_op(func, c, op, *dt_out, op_out);
     }
     return err;
 }
 
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+static int reduce_run(const char *func, const void *sendbuf, void *recvbuf, int count,
+                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+                      enum comm_api_coll_form form, MPI_Request *request)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *dt;
     struct comm_op *o;
-    int err =
-        reduce_args("MPI_Reduce", comm, sendbuf, recvbuf, count, datatype, op, root, &c, &dt, &o);
+    const void *sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    int err = reduce_args(func, comm, sendbuf, recvbuf, count, datatype, op, root, &c, &dt, &o);
 
-    if (err != MPI_SUCCESS || count == 0) {
+    if (err != MPI_SUCCESS) {
         return err;
+    }
+    if (form != COMM_API_COLL_BLOCKING || c->inter) {
+        return comm_api_coll_post(func, c, comm_coll_build_reduce,
+                                  &(struct comm_coll_args){.sbuf = sbuf,
+                                                           .rbuf = recvbuf,
+                                                           .rcount = dt != NULL ? count : 0,
+                                                           .rdt = dt,
+                                                           .op = o,
+                                                           .root = root},
+                                  form, info, request);
+    }
+    if (count == 0) {
+        return MPI_SUCCESS;
     }
     a = comm_coll_select(
         COMM_COLL_REDUCE,
         &(struct comm_coll_call){
             .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
-    return coll_result(
-        "MPI_Reduce", c,
-        a->fn.reduce(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, dt, o, root, c));
+    return coll_result(func, c, a->fn.reduce(sbuf, recvbuf, count, dt, o, root, c));
+}
+
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
+{
+    return reduce_run("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, root, comm,
+                      MPI_INFO_NULL, COMM_API_COLL_BLOCKING, NULL);
 }
 COMM_API_ALIAS(MPI_Reduce);
 
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  int root, MPI_Comm comm, MPI_Request *request)
 {
-    struct comm_communicator *c;
-    struct comm_datatype *dt;
-    struct comm_coll_sched *s;
-    struct comm_op *o;
-    int err =
-        reduce_args("MPI_Ireduce", comm, sendbuf, recvbuf, count, datatype, op, root, &c, &dt, &o);
-
-    if (err == MPI_SUCCESS) {
-        err = comm_api_check_request_out("MPI_Ireduce", c, request);
-    }
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    s = comm_coll_sched_new(c);
-    if (s != NULL && count > 0) {
-        err = comm_coll_ireduce(s, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, dt,
-                                o, root);
-    }
-    return comm_api_start_schedule("MPI_Ireduce", c, s, err, request);
+    return reduce_run("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm,
+                      MPI_INFO_NULL, COMM_API_COLL_NONBLOCKING, request);
 }
 COMM_API_ALIAS(MPI_Ireduce);
 
-/* Checks of MPI_Allreduce and MPI_Iallreduce. */
-static int allreduce_args(const char *func, MPI_Comm comm, const void *sendbuf, void *recvbuf,
-                          int count, MPI_Datatype datatype, MPI_Op op,
-                          struct comm_communicator **c_out, struct comm_datatype **dt_out,
-                          struct comm_op **op_out)
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    int err = comm_api_enter_comm(func, comm, c_out);
-
-    if (err == MPI_SUCCESS) {
-        err = comm_api_check_data(func, *c_out, recvbuf, count, datatype, dt_out);
-    }
-    if (err == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && (*c_out)->inter) {
-        err = comm_api_error(*c_out, MPI_ERR_BUFFER,
-                             "%s: MPI_IN_PLACE is not allowed on an intercommunicator", func);
-    }
-    if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) {
-        err = comm_api_check_data(func, *c_out, sendbuf, count, datatype, dt_out);
-    }
-    if (err == MPI_SUCCESS) {
-        err = coll_check_op(func, *c_out, op, *dt_out, op_out);
-    }
-    return err;
+    return reduce_run("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm, info,
+                      COMM_API_COLL_PERSISTENT, request);
 }
+COMM_API_ALIAS(MPI_Reduce_init);
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm)
+static int allreduce_run(const char *func, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                         enum comm_api_coll_form form, MPI_Request *request)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *dt;
     struct comm_op *o;
-    int err =
-        allreduce_args("MPI_Allreduce", comm, sendbuf, recvbuf, count, datatype, op, &c, &dt, &o);
+    const void *sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    int err = comm_api_enter_comm(func, comm, &c);
 
-    if (err != MPI_SUCCESS || count == 0) {
+    err = err == MPI_SUCCESS ? comm_api_check_data(func, c, recvbuf, count, datatype, &dt) : err;
+    err =
+        err == MPI_SUCCESS ? comm_api_check_inter_in_place(func, c, sendbuf == MPI_IN_PLACE) : err;
+    if (err == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) {
+        err = comm_api_check_data(func, c, sendbuf, count, datatype, &dt);
+    }
+    err = err == MPI_SUCCESS ? coll_check_op(func, c, op, dt, &o) : err;
+    if (err != MPI_SUCCESS) {
         return err;
     }
+    if (form != COMM_API_COLL_BLOCKING) {
+        return comm_api_coll_post(
+            func, c, comm_coll_build_allreduce,
+            &(struct comm_coll_args){
+                .sbuf = sbuf, .rbuf = recvbuf, .rcount = count, .rdt = dt, .op = o},
+            form, info, request);
+    }
+    if (count == 0) {
+        return MPI_SUCCESS;
+    }
     if (c->inter) {
-        return coll_result("MPI_Allreduce", c,
-                           comm_coll_inter_allreduce(sendbuf, recvbuf, count, dt, o, c));
+        return coll_result(func, c, comm_coll_inter_allreduce(sendbuf, recvbuf, count, dt, o, c));
     }
     a = comm_coll_select(
         COMM_COLL_ALLREDUCE,
         &(struct comm_coll_call){
             .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
-    return coll_result(
-        "MPI_Allreduce", c,
-        a->fn.allreduce(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, dt, o, c));
+    return coll_result(func, c, a->fn.allreduce(sbuf, recvbuf, count, dt, o, c));
+}
+
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm)
+{
+    return allreduce_run("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm,
+                         MPI_INFO_NULL, COMM_API_COLL_BLOCKING, NULL);
 }
 COMM_API_ALIAS(MPI_Allreduce);
 
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Request *request)
 {
-    struct comm_communicator *c;
-    struct comm_datatype *dt;
-    struct comm_coll_sched *s;
-    struct comm_op *o;
-    int err =
-        allreduce_args("MPI_Iallreduce", comm, sendbuf, recvbuf, count, datatype, op, &c, &dt, &o);
-
-    if (err == MPI_SUCCESS) {
-        err = coll_check_intra("MPI_Iallreduce", c);
-    }
-    if (err == MPI_SUCCESS) {
-        err = comm_api_check_request_out("MPI_Iallreduce", c, request);
-    }
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    s = comm_coll_sched_new(c);
-    if (s != NULL && count > 0) {
-        err = comm_coll_iallreduce(s, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count,
-                                   dt, o);
-    }
-    return comm_api_start_schedule("MPI_Iallreduce", c, s, err, request);
+    return allreduce_run("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm,
+                         MPI_INFO_NULL, COMM_API_COLL_NONBLOCKING, request);
 }
 COMM_API_ALIAS(MPI_Iallreduce);
+
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return allreduce_run("MPI_Allreduce_init", sendbuf, recvbuf, count, datatype, op, comm, info,
+                         COMM_API_COLL_PERSISTENT, request);
+}
+COMM_API_ALIAS(MPI_Allreduce_init);
 
 /* Checks of a reduction whose send and receive counts may differ (reduce-scatter). */
 static int coll_reduce_args(const char *func, struct comm_communicator *c, const void *sendbuf,
@@ -377,122 +354,229 @@ static int coll_reduce_args(const char *func, struct comm_communicator *c, const
     return err;
 }
 
-static int coll_reduce_scatter_run(const char *func, const void *sendbuf, void *recvbuf,
-                                   const int *recvcounts, MPI_Datatype datatype, MPI_Op op,
-                                   MPI_Comm comm)
+/* The reduce-scatters: per-rank RECVCOUNTS, or RECVCOUNT for every rank (RECVCOUNTS NULL,
+ * the block form). */
+static int reduce_scatter_run(const char *func, const void *sendbuf, void *recvbuf,
+                              const int *recvcounts, int recvcount, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Info info, enum comm_api_coll_form form,
+                              MPI_Request *request)
 {
     const struct comm_coll_algorithm *a;
-    struct comm_communicator *c = comm_communicator_lookup(comm);
+    struct comm_communicator *c;
     struct comm_datatype *dt;
     struct comm_op *o;
     MPI_Count total = 0;
     bool uniform = true;
-    int err;
+    int *counts, err = comm_api_enter_comm(func, comm, &c);
 
-    for (int r = 0; r < c->size; r++) {
-        if (recvcounts[r] < 0) {
-            return comm_api_error(c, MPI_ERR_COUNT, "%s: invalid count %d for rank %d", func,
-                                  recvcounts[r], r);
-        }
-        total += recvcounts[r];
-    }
-    err = coll_reduce_args(func, c, sendbuf, recvbuf, total, recvcounts[c->rank], datatype, op, &dt,
-                           &o);
-    if (err != MPI_SUCCESS || total == 0) {
+    if (err != MPI_SUCCESS) {
         return err;
     }
-    /* Every rank passes the same recvcounts, so all see the same call. */
-    for (int r = 1; r < c->size; r++) {
-        uniform = uniform && recvcounts[r] == recvcounts[0];
+    if (recvcounts == NULL && recvcount < 0) {
+        return comm_api_error(c, MPI_ERR_COUNT, "%s: invalid count %d", func, recvcount);
+    }
+    for (int r = 0; r < c->size; r++) {
+        int n = recvcounts != NULL ? recvcounts[r] : recvcount;
+
+        if (n < 0) {
+            return comm_api_error(c, MPI_ERR_COUNT, "%s: invalid count %d for rank %d", func, n, r);
+        }
+        total += n;
+        /* Every rank passes the same recvcounts, so all see the same call. */
+        uniform = uniform && (recvcounts == NULL || n == recvcounts[0]);
+    }
+    err = comm_api_check_inter_in_place(func, c, sendbuf == MPI_IN_PLACE);
+    err = err == MPI_SUCCESS
+              ? coll_reduce_args(func, c, sendbuf, recvbuf, total,
+                                 recvcounts != NULL ? recvcounts[c->rank] : recvcount, datatype, op,
+                                 &dt, &o)
+              : err;
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (form != COMM_API_COLL_BLOCKING || c->inter) {
+        return comm_api_coll_post(
+            func, c, comm_coll_build_reduce_scatter,
+            &(struct comm_coll_args){.sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+                                     .rbuf = recvbuf,
+                                     .rcount = recvcount,
+                                     .rcounts = recvcounts,
+                                     .nrecv = c->size,
+                                     .rdt = dt,
+                                     .op = o},
+            form, info, request);
+    }
+    if (total == 0) {
+        return MPI_SUCCESS;
+    }
+    counts = (int *)(uintptr_t)recvcounts;
+    if (recvcounts == NULL) {
+        counts = malloc((size_t)c->size * sizeof(*counts));
+        if (counts == NULL) {
+            return comm_api_error(c, MPI_ERR_NO_MEM, "%s: out of memory", func);
+        }
+        for (int r = 0; r < c->size; r++) {
+            counts[r] = recvcount;
+        }
     }
     a = comm_coll_select(
         COMM_COLL_REDUCE_SCATTER,
         &(struct comm_coll_call){
             .comm = c, .bytes = (size_t)total * (size_t)dt->size, .op = o, .uniform = uniform});
-    return coll_result(func, c,
-                       a->fn.reduce_scatter(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf,
-                                            recvcounts, dt, o, c));
+    err = a->fn.reduce_scatter(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, counts, dt, o,
+                               c);
+    if (recvcounts == NULL) {
+        free(counts);
+    }
+    return coll_result(func, c, err);
+}
+
+/* The v form's recvcounts, checked before anything reads it. */
+static int reduce_scatter_v(const char *func, const void *sendbuf, void *recvbuf,
+                            const int *recvcounts, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                            MPI_Info info, enum comm_api_coll_form form, MPI_Request *request)
+{
+    if (recvcounts == NULL) {
+        struct comm_communicator *c;
+        int err = comm_api_enter_comm(func, comm, &c);
+
+        return err != MPI_SUCCESS ? err
+                                  : comm_api_error(c, MPI_ERR_ARG, "%s: recvcounts is NULL", func);
+    }
+    return reduce_scatter_run(func, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, info, form,
+                              request);
 }
 
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    struct comm_communicator *c;
-    int err = comm_api_enter_intracomm("MPI_Reduce_scatter", comm, &c);
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (recvcounts == NULL) {
-        return comm_api_error(c, MPI_ERR_ARG, "MPI_Reduce_scatter: recvcounts is NULL");
-    }
-    return coll_reduce_scatter_run("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op,
-                                   comm);
+    return reduce_scatter_v("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op, comm,
+                            MPI_INFO_NULL, COMM_API_COLL_BLOCKING, NULL);
 }
 COMM_API_ALIAS(MPI_Reduce_scatter);
+
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce_scatter_v("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op, comm,
+                            MPI_INFO_NULL, COMM_API_COLL_NONBLOCKING, request);
+}
+COMM_API_ALIAS(MPI_Ireduce_scatter);
+
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
+{
+    return reduce_scatter_v("MPI_Reduce_scatter_init", sendbuf, recvbuf, recvcounts, datatype, op,
+                            comm, info, COMM_API_COLL_PERSISTENT, request);
+}
+COMM_API_ALIAS(MPI_Reduce_scatter_init);
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    struct comm_communicator *c;
-    int *counts;
-    int err = comm_api_enter_intracomm("MPI_Reduce_scatter_block", comm, &c);
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (recvcount < 0) {
-        return comm_api_error(c, MPI_ERR_COUNT, "MPI_Reduce_scatter_block: invalid count %d",
-                              recvcount);
-    }
-    counts = malloc((size_t)c->size * sizeof(*counts));
-    if (counts == NULL) {
-        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Reduce_scatter_block: out of memory");
-    }
-    for (int r = 0; r < c->size; r++) {
-        counts[r] = recvcount;
-    }
-    err = coll_reduce_scatter_run("MPI_Reduce_scatter_block", sendbuf, recvbuf, counts, datatype,
-                                  op, comm);
-    free(counts);
-    return err;
+    return reduce_scatter_run("MPI_Reduce_scatter_block", sendbuf, recvbuf, NULL, recvcount,
+                              datatype, op, comm, MPI_INFO_NULL, COMM_API_COLL_BLOCKING, NULL);
 }
 COMM_API_ALIAS(MPI_Reduce_scatter_block);
 
-static int coll_scan_run(const char *func, const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool exclusive)
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    return reduce_scatter_run("MPI_Ireduce_scatter_block", sendbuf, recvbuf, NULL, recvcount,
+                              datatype, op, comm, MPI_INFO_NULL, COMM_API_COLL_NONBLOCKING,
+                              request);
+}
+COMM_API_ALIAS(MPI_Ireduce_scatter_block);
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    return reduce_scatter_run("MPI_Reduce_scatter_block_init", sendbuf, recvbuf, NULL, recvcount,
+                              datatype, op, comm, info, COMM_API_COLL_PERSISTENT, request);
+}
+COMM_API_ALIAS(MPI_Reduce_scatter_block_init);
+
+static int scan_run(const char *func, const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool exclusive, MPI_Info info,
+                    enum comm_api_coll_form form, MPI_Request *request)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *dt;
     struct comm_op *o;
+    const void *sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     int err = comm_api_enter_intracomm(func, comm, &c);
 
     if (err == MPI_SUCCESS) {
         err = coll_reduce_args(func, c, sendbuf, recvbuf, count, count, datatype, op, &dt, &o);
     }
-    if (err != MPI_SUCCESS || count == 0) {
+    if (err != MPI_SUCCESS) {
         return err;
+    }
+    if (form != COMM_API_COLL_BLOCKING) {
+        return comm_api_coll_post(
+            func, c, exclusive ? comm_coll_build_exscan : comm_coll_build_scan,
+            &(struct comm_coll_args){
+                .sbuf = sbuf, .rbuf = recvbuf, .rcount = count, .rdt = dt, .op = o},
+            form, info, request);
+    }
+    if (count == 0) {
+        return MPI_SUCCESS;
     }
     a = comm_coll_select(
         COMM_COLL_SCAN,
         &(struct comm_coll_call){
             .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
-    return coll_result(func, c,
-                       a->fn.scan(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, dt,
-                                  o, exclusive, c));
+    return coll_result(func, c, a->fn.scan(sbuf, recvbuf, count, dt, o, exclusive, c));
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    return coll_scan_run("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false);
+    return scan_run("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false, MPI_INFO_NULL,
+                    COMM_API_COLL_BLOCKING, NULL);
 }
 COMM_API_ALIAS(MPI_Scan);
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
-    return coll_scan_run("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true);
+    return scan_run("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true, MPI_INFO_NULL,
+                    COMM_API_COLL_BLOCKING, NULL);
 }
 COMM_API_ALIAS(MPI_Exscan);
+
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return scan_run("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, false, MPI_INFO_NULL,
+                    COMM_API_COLL_NONBLOCKING, request);
+}
+COMM_API_ALIAS(MPI_Iscan);
+
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return scan_run("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, true, MPI_INFO_NULL,
+                    COMM_API_COLL_NONBLOCKING, request);
+}
+COMM_API_ALIAS(MPI_Iexscan);
+
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return scan_run("MPI_Scan_init", sendbuf, recvbuf, count, datatype, op, comm, false, info,
+                    COMM_API_COLL_PERSISTENT, request);
+}
+COMM_API_ALIAS(MPI_Scan_init);
+
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return scan_run("MPI_Exscan_init", sendbuf, recvbuf, count, datatype, op, comm, true, info,
+                    COMM_API_COLL_PERSISTENT, request);
+}
+COMM_API_ALIAS(MPI_Exscan_init);

@@ -1,6 +1,7 @@
 /*
- * coll_alltoall.c - MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw: all three become the w
- * form (per-peer counts, byte displacements and datatypes) for the algorithm.
+ * coll_alltoall.c - MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw, blocking, nonblocking and
+ * persistent: all three become the w form (per-peer counts, byte displacements and datatypes)
+ * for the algorithm or the schedule (coll_post.h).
  *
  * Layer: runtime API (calls coll/).
  */
@@ -9,6 +10,7 @@
 #include "coll/coll.h"
 #include "coll/nbc/nbc.h"
 #include "runtime/api/api.h"
+#include "runtime/api/coll_post.h"
 #include "runtime/datatype.h"
 
 #include <stdlib.h>
@@ -46,7 +48,7 @@ static int alltoall_side(const char *func, const char *what, struct comm_communi
                          const MPI_Aint *bdispls, const MPI_Datatype *types,
                          struct alltoall_side *side)
 {
-    int size = comm->size, err = MPI_SUCCESS;
+    int size = comm->inter ? comm->remote_size : comm->size, err = MPI_SUCCESS;
 
     if (size <= ALLTOALL_INLINE) {
         side->counts = side->counts_inline;
@@ -97,18 +99,19 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MP
                         const MPI_Datatype *sendtypes, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, const int *recvcounts, const int *rdispls,
                         const MPI_Aint *rbdispls, const MPI_Datatype *recvtypes, MPI_Comm comm,
-                        MPI_Request *request)
+                        MPI_Info info, enum comm_api_coll_form form, MPI_Request *request)
 {
     const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct alltoall_side s = {0}, r = {0};
     bool in_place = sendbuf == MPI_IN_PLACE, plain = recvcounts == NULL;
-    int err = comm_api_enter_intracomm(func, comm, &c);
+    int err = comm_api_enter_comm(func, comm, &c);
 
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (!in_place) {
+    err = comm_api_check_inter_in_place(func, c, in_place);
+    if (err == MPI_SUCCESS && !in_place) {
         err = alltoall_side(func, "send", c, sendcount, sendtype, sendcounts, sdispls, sbdispls,
                             sendtypes, &s);
     }
@@ -116,15 +119,21 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MP
         err = alltoall_side(func, "recv", c, recvcount, recvtype, recvcounts, rdispls, rbdispls,
                             recvtypes, &r);
     }
-    if (err == MPI_SUCCESS && request != NULL) {
-        struct comm_coll_sched *sched = comm_coll_sched_new(c);
+    if (err == MPI_SUCCESS && (form != COMM_API_COLL_BLOCKING || c->inter)) {
+        int n = c->inter ? c->remote_size : c->size;
 
-        err = comm_api_start_schedule(
-            func, c, sched,
-            sched ? comm_coll_ialltoall(sched, in_place ? NULL : sendbuf, sendcount,
-                                        in_place ? NULL : s.dts[0], recvbuf, recvcount, r.dts[0])
-                  : 0,
-            request);
+        err = comm_api_coll_post(func, c, comm_coll_build_alltoall,
+                                 &(struct comm_coll_args){.sbuf = in_place ? NULL : sendbuf,
+                                                          .scounts = in_place ? NULL : s.counts,
+                                                          .sbdispls = in_place ? NULL : s.displs,
+                                                          .sdts = in_place ? NULL : s.dts,
+                                                          .nsend = n,
+                                                          .rbuf = recvbuf,
+                                                          .rcounts = r.counts,
+                                                          .rbdispls = r.displs,
+                                                          .rdts = r.dts,
+                                                          .nrecv = n},
+                                 form, info, request);
     } else if (err == MPI_SUCCESS) {
         a = comm_coll_select(
             COMM_COLL_ALLTOALL,
@@ -143,41 +152,43 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MP
     return err;
 }
 
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+static int alltoall_plain(const char *func, const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          enum comm_api_coll_form form, MPI_Request *request)
 {
-    return alltoall_run("MPI_Alltoall", sendbuf, sendcount, sendtype, NULL, NULL, NULL, NULL,
-                        recvbuf, recvcount, recvtype, NULL, NULL, NULL, NULL, comm, NULL);
+    return alltoall_run(func, sendbuf, sendcount, sendtype, NULL, NULL, NULL, NULL, recvbuf,
+                        recvcount, recvtype, NULL, NULL, NULL, NULL, comm, info, form, request);
 }
-COMM_API_ALIAS(MPI_Alltoall);
 
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+static int alltoallv_run(const char *func, const void *sendbuf, const int *sendcounts,
+                         const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                         const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, enum comm_api_coll_form form,
+                         MPI_Request *request)
 {
     if (recvcounts == NULL || (sendbuf != MPI_IN_PLACE && sendcounts == NULL)) {
-        return comm_api_error(comm_communicator_lookup(comm), MPI_ERR_ARG,
-                              "MPI_Alltoallv: %s is NULL",
+        return comm_api_error(comm_communicator_lookup(comm), MPI_ERR_ARG, "%s: %s is NULL", func,
                               recvcounts == NULL ? "recvcounts" : "sendcounts");
     }
-    return alltoall_run("MPI_Alltoallv", sendbuf, 0, sendtype, sendcounts, sdispls, NULL, NULL,
-                        recvbuf, 0, recvtype, recvcounts, rdispls, NULL, NULL, comm, NULL);
+    return alltoall_run(func, sendbuf, 0, sendtype, sendcounts, sdispls, NULL, NULL, recvbuf, 0,
+                        recvtype, recvcounts, rdispls, NULL, NULL, comm, info, form, request);
 }
-COMM_API_ALIAS(MPI_Alltoallv);
 
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+static int alltoallw_run(const char *func, const void *sendbuf, const int *sendcounts,
+                         const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
+                         const int *recvcounts, const int *rdispls, const MPI_Datatype *recvtypes,
+                         MPI_Comm comm, MPI_Info info, enum comm_api_coll_form form,
+                         MPI_Request *request)
 {
     MPI_Aint *sb = NULL, *rb = NULL;
     struct comm_communicator *c = comm_communicator_lookup(comm);
-    int size = c != NULL ? c->size : 0, err;
+    int size = c == NULL ? 0 : c->inter ? c->remote_size : c->size, err;
 
     if (recvcounts == NULL || recvtypes == NULL || rdispls == NULL ||
         (sendbuf != MPI_IN_PLACE && (sendcounts == NULL || sendtypes == NULL || sdispls == NULL))) {
-        return comm_api_error(c, MPI_ERR_ARG,
-                              "MPI_Alltoallw: a count, displacement or "
-                              "type array is NULL");
+        return comm_api_error(c, MPI_ERR_ARG, "%s: a count, displacement or type array is NULL",
+                              func);
     }
     /* MPI_Alltoallw's displacements are ints in bytes. */
     sb = malloc((size_t)(size ? size : 1) * sizeof(*sb));
@@ -185,29 +196,104 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     if (sb == NULL || rb == NULL) {
         free(sb);
         free(rb);
-        return comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Alltoallw: out of memory");
+        return comm_api_error(c, MPI_ERR_NO_MEM, "%s: out of memory", func);
     }
     for (int r = 0; r < size; r++) {
         sb[r] = sendbuf != MPI_IN_PLACE ? sdispls[r] : 0;
         rb[r] = rdispls[r];
     }
-    err = alltoall_run("MPI_Alltoallw", sendbuf, 0, MPI_DATATYPE_NULL, sendcounts, NULL, sb,
-                       sendtypes, recvbuf, 0, MPI_DATATYPE_NULL, recvcounts, NULL, rb, recvtypes,
-                       comm, NULL);
+    err = alltoall_run(func, sendbuf, 0, MPI_DATATYPE_NULL, sendcounts, NULL, sb, sendtypes,
+                       recvbuf, 0, MPI_DATATYPE_NULL, recvcounts, NULL, rb, recvtypes, comm, info,
+                       form, request);
     free(sb);
     free(rb);
     return err;
 }
-COMM_API_ALIAS(MPI_Alltoallw);
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall_plain("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, MPI_INFO_NULL, COMM_API_COLL_BLOCKING, NULL);
+}
+COMM_API_ALIAS(MPI_Alltoall);
 
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    if (request == NULL) {
-        return comm_api_error(comm_communicator_lookup(comm), MPI_ERR_ARG,
-                              "MPI_Ialltoall: request is NULL");
-    }
-    return alltoall_run("MPI_Ialltoall", sendbuf, sendcount, sendtype, NULL, NULL, NULL, NULL,
-                        recvbuf, recvcount, recvtype, NULL, NULL, NULL, NULL, comm, request);
+    return alltoall_plain("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, MPI_INFO_NULL, COMM_API_COLL_NONBLOCKING, request);
 }
 COMM_API_ALIAS(MPI_Ialltoall);
+
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    return alltoall_plain("MPI_Alltoall_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, info, COMM_API_COLL_PERSISTENT, request);
+}
+COMM_API_ALIAS(MPI_Alltoall_init);
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoallv_run("MPI_Alltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                         recvcounts, rdispls, recvtype, comm, MPI_INFO_NULL, COMM_API_COLL_BLOCKING,
+                         NULL);
+}
+COMM_API_ALIAS(MPI_Alltoallv);
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return alltoallv_run("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                         recvcounts, rdispls, recvtype, comm, MPI_INFO_NULL,
+                         COMM_API_COLL_NONBLOCKING, request);
+}
+COMM_API_ALIAS(MPI_Ialltoallv);
+
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    return alltoallv_run("MPI_Alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                         recvcounts, rdispls, recvtype, comm, info, COMM_API_COLL_PERSISTENT,
+                         request);
+}
+COMM_API_ALIAS(MPI_Alltoallv_init);
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return alltoallw_run("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                         recvcounts, rdispls, recvtypes, comm, MPI_INFO_NULL,
+                         COMM_API_COLL_BLOCKING, NULL);
+}
+COMM_API_ALIAS(MPI_Alltoallw);
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return alltoallw_run("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                         recvcounts, rdispls, recvtypes, comm, MPI_INFO_NULL,
+                         COMM_API_COLL_NONBLOCKING, request);
+}
+COMM_API_ALIAS(MPI_Ialltoallw);
+
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    return alltoallw_run("MPI_Alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                         recvcounts, rdispls, recvtypes, comm, info, COMM_API_COLL_PERSISTENT,
+                         request);
+}
+COMM_API_ALIAS(MPI_Alltoallw_init);

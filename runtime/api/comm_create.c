@@ -20,6 +20,7 @@
 #include "coll/coll.h"
 #include "coll/nbc/nbc.h"
 #include "runtime/api/api.h"
+#include "runtime/proc_topo.h"
 #include "runtime/datatype.h"
 #include "runtime/group.h"
 #include "runtime/op.h"
@@ -195,6 +196,7 @@ static int idup_step(struct comm_coll_sched *s, void *arg)
     if (err != MPI_SUCCESS) {
         return err;
     }
+    comm_proc_topo_attach(n, st->parent->proc_topo); /* a duplicate keeps the topology */
     err = comm_api_attr_copy("MPI_Comm_idup", st->parent, n);
     if (err != MPI_SUCCESS) {
         comm_api_attr_delete_all("MPI_Comm_idup", n);

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "runtime/api/api.h"
+#include "runtime/proc_topo.h"
 #include "runtime/error.h"
 #include "runtime/info.h"
 #include "runtime/runtime.h"
@@ -67,6 +68,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (err != MPI_SUCCESS) {
         return err;
     }
+    comm_proc_topo_attach(n, c->proc_topo); /* a duplicate keeps the topology */
     err = comm_api_attr_copy("MPI_Comm_dup", c, n);
     if (err != MPI_SUCCESS) {
         comm_api_attr_delete_all("MPI_Comm_dup", n);
@@ -204,6 +206,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     if (err != MPI_SUCCESS) {
         return err;
     }
+    comm_api_handle_forget(COMM_API_HANDLE_COMM, *comm);
     comm_communicator_free(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;

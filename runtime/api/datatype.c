@@ -16,6 +16,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The datatype named by HANDLE, argument ARG of FUNC; or the MPI_ERR_TYPE raised. */
@@ -515,6 +516,14 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         return err;
     }
     rc = comm_datatype_dup(old, &dt);
+    if (rc == COMM_OK) {
+        err = comm_api_type_attr_copy(func, old, dt);
+        if (err != MPI_SUCCESS) {
+            comm_api_type_attr_delete_all(func, dt);
+            comm_datatype_free(dt);
+            return err;
+        }
+    }
     return api_created(func, rc, dt, newtype);
 }
 COMM_API_ALIAS(MPI_Type_dup);
@@ -570,6 +579,14 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if (dt->predefined) {
         return comm_api_error(NULL, MPI_ERR_TYPE, "%s: %s is predefined and cannot be freed", func,
                               dt->name);
+    }
+    if (dt->user_refs == 1) {
+        /* The user's last handle: the attributes go with it. */
+        err = comm_api_type_attr_delete_all(func, dt);
+        if (err != MPI_SUCCESS) {
+            return err;
+        }
+        comm_api_handle_forget(COMM_API_HANDLE_TYPE, dt->handle);
     }
     if (comm_datatype_free(dt) < 0) {
         return comm_api_error(NULL, MPI_ERR_TYPE, "%s: datatype %#lx was already freed", func,
@@ -924,3 +941,39 @@ MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }
 COMM_API_ALIAS(MPI_Aint_diff);
+
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+    static const char func[] = "MPI_Type_set_name";
+    struct comm_datatype *dt;
+    int err = api_enter_type(func, datatype, &dt);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (type_name == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "%s: type_name is NULL", func);
+    }
+    /* The standard truncates a name longer than MPI_MAX_OBJECT_NAME - 1. */
+    snprintf(dt->name, sizeof(dt->name), "%s", type_name);
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Type_set_name);
+
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    static const char func[] = "MPI_Type_get_name";
+    struct comm_datatype *dt;
+    int err = api_enter_type(func, datatype, &dt);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (type_name == NULL || resultlen == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "%s: %s is NULL", func,
+                              type_name == NULL ? "type_name" : "resultlen");
+    }
+    *resultlen = snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", dt->name);
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Type_get_name);

@@ -60,8 +60,12 @@ int PMPI_Get_library_version(char *version, int *resultlen)
         return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Get_library_version: %s is NULL",
                               version == NULL ? "version" : "resultlen");
     }
-    n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "comm %s (MPI %d.%d)",
-                 PACKAGE_VERSION, MPI_VERSION, MPI_SUBVERSION);
+    /* Callable at any time, even before MPI_Init: only what the build knows. */
+    n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                 "comm %s (MPI %d.%d), built with PMIx %s, libfabric %s, hwloc %s%s",
+                 PACKAGE_VERSION, MPI_VERSION, MPI_SUBVERSION, COMM_PMIX_BUILD_VERSION,
+                 COMM_FABRIC_BUILD_VERSION, COMM_HWLOC_BUILD_VERSION,
+                 COMM_ENABLE_DEBUG ? ", debug build" : "");
     *resultlen = n;
     return MPI_SUCCESS;
 }

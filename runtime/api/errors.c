@@ -2,17 +2,20 @@
  * errors.c - MPI error classes, codes, strings and error-handler dispatch.
  *
  * Layer: runtime API.  The one table that maps comm statuses to MPI error classes lives here;
- * MPI_Error_class and MPI_Error_string both read it.
+ * MPI_Error_class and MPI_Error_string both read it, and the user's classes and codes
+ * (MPI_Add_error_class and friends, from MPI_ERR_LASTCODE + 1) beside it.
  */
 #include "config.h"
 
 #include "runtime/api/api.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
+#include "runtime/thread.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const api_class_text[] = {
@@ -74,6 +77,22 @@ static const char *const api_class_text[] = {
     [MPI_ERR_RMA_ATTACH] = "memory cannot be attached",
     [MPI_ERR_RMA_SHARED] = "memory cannot be shared",
     [MPI_ERR_RMA_FLAVOR] = "wrong window flavor",
+    [MPI_T_ERR_MEMORY] = "tools interface: out of memory",
+    [MPI_T_ERR_NOT_INITIALIZED] = "tools interface not initialized",
+    [MPI_T_ERR_CANNOT_INIT] = "tools interface cannot be initialized",
+    [MPI_T_ERR_INVALID_INDEX] = "tools interface: invalid index",
+    [MPI_T_ERR_INVALID_ITEM] = "tools interface: invalid enumeration item",
+    [MPI_T_ERR_INVALID_HANDLE] = "tools interface: invalid handle",
+    [MPI_T_ERR_OUT_OF_HANDLES] = "tools interface: no more handles",
+    [MPI_T_ERR_OUT_OF_SESSIONS] = "tools interface: no more sessions",
+    [MPI_T_ERR_INVALID_SESSION] = "tools interface: invalid session",
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = "control variable cannot be set now",
+    [MPI_T_ERR_CVAR_SET_NEVER] = "control variable cannot be set",
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] = "performance variable cannot be started or stopped",
+    [MPI_T_ERR_PVAR_NO_WRITE] = "performance variable cannot be written or reset",
+    [MPI_T_ERR_PVAR_NO_ATOMIC] = "performance variable cannot be read and reset atomically",
+    [MPI_T_ERR_INVALID_NAME] = "tools interface: no variable or category of that name",
+    [MPI_T_ERR_INVALID] = "tools interface: invalid use",
 };
 
 enum { API_NCLASSES = sizeof(api_class_text) / sizeof(api_class_text[0]) };
@@ -105,10 +124,54 @@ int comm_api_code_of_status(int status)
     return COMM_API_STATUS_CODE_BASE - status;
 }
 
+/*
+ * The user's classes and codes (MPI_Add_error_class, _code), numbered from MPI_ERR_LASTCODE + 1
+ * in the order they were added; a class is also a code whose class is itself.  Never removed.
+ */
+struct api_user_code {
+    int mpi_class;
+    char *text; /* MPI_Add_error_string's; NULL: the empty string */
+};
+
+/* Guarded by api_codes_lock (runtime/thread.h): each code allocated once, never moved. */
+static struct comm_mutex api_codes_lock = COMM_MUTEX_INITIALIZER;
+static struct api_user_code **api_user_codes;
+static int api_nuser_codes;
+
+int comm_api_last_used_code(void)
+{
+    int n;
+
+    comm_mutex_lock(&api_codes_lock);
+    n = api_nuser_codes;
+    comm_mutex_unlock(&api_codes_lock);
+    return MPI_ERR_LASTCODE + n;
+}
+
+static struct api_user_code *api_user_code(int code)
+{
+    struct api_user_code *user = NULL;
+
+    comm_mutex_lock(&api_codes_lock);
+    if (code > MPI_ERR_LASTCODE && code <= MPI_ERR_LASTCODE + api_nuser_codes) {
+        user = api_user_codes[code - MPI_ERR_LASTCODE - 1];
+    }
+    comm_mutex_unlock(&api_codes_lock);
+    return user;
+}
+
 /* Class and text of an error code; false for a code that names nothing. */
 static bool api_describe(int code, int *class_out, const char **class_text_out,
                          const char **detail_out)
 {
+    const struct api_user_code *user = api_user_code(code);
+
+    if (user != NULL) {
+        *class_out = user->mpi_class;
+        *class_text_out = user->text != NULL ? user->text : "";
+        *detail_out = NULL;
+        return true;
+    }
     if (code >= 0 && code < API_NCLASSES) {
         *class_out = code;
         *class_text_out = api_class_text[code];
@@ -151,6 +214,12 @@ int comm_api_error(struct comm_communicator *comm, int code, const char *fmt, ..
     va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
     va_end(ap);
+    if (api_user_code(code) != NULL && api_user_code(code)->text != NULL) {
+        /* The program's own words for its code. */
+        size_t n = strlen(message);
+
+        snprintf(message + n, sizeof(message) - n, " (%s)", api_user_code(code)->text);
+    }
     comm_runtime_abort(code, message);
 }
 
@@ -329,8 +398,107 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     if (eh == NULL) {
         return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Errhandler_free: invalid error handler");
     }
+    /* The Fortran index goes with the user's handle: communicators may keep the object alive
+     * after this, but the index must not outlive it. */
+    comm_api_handle_forget(COMM_API_HANDLE_ERRHANDLER, *errhandler);
     comm_errhandler_release(eh);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Errhandler_free);
+
+/* Adds a user code of class MPI_CLASS (-1: a new class, its own); its number, or the error. */
+static int api_add_code(const char *func, int mpi_class, int *code_out)
+{
+    struct api_user_code **grown, *made = malloc(sizeof(*made));
+    int code = 0;
+
+    if (made == NULL) {
+        return comm_api_error(NULL, MPI_ERR_NO_MEM, "%s: out of memory", func);
+    }
+    comm_mutex_lock(&api_codes_lock);
+    grown = realloc(api_user_codes, (size_t)(api_nuser_codes + 1) * sizeof(*grown));
+    if (grown != NULL) {
+        code = MPI_ERR_LASTCODE + api_nuser_codes + 1;
+        *made = (struct api_user_code){.mpi_class = mpi_class < 0 ? code : mpi_class};
+        api_user_codes = grown;
+        api_user_codes[api_nuser_codes++] = made;
+    }
+    comm_mutex_unlock(&api_codes_lock);
+    if (grown == NULL) {
+        free(made);
+        return comm_api_error(NULL, MPI_ERR_NO_MEM, "%s: out of memory", func);
+    }
+    *code_out = code;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Add_error_class(int *errorclass)
+{
+    int err = comm_api_check_running("MPI_Add_error_class");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (errorclass == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Add_error_class: errorclass is NULL");
+    }
+    return api_add_code("MPI_Add_error_class", -1, errorclass);
+}
+COMM_API_ALIAS(MPI_Add_error_class);
+
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    const struct api_user_code *user = api_user_code(errorclass);
+    int err = comm_api_check_running("MPI_Add_error_code");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (errorcode == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Add_error_code: errorcode is NULL");
+    }
+    if ((errorclass < 0 || errorclass >= API_NCLASSES) &&
+        (user == NULL || user->mpi_class != errorclass)) {
+        return comm_api_error(NULL, MPI_ERR_ARG,
+                              "MPI_Add_error_code: %d is not an error class (neither "
+                              "predefined nor added by MPI_Add_error_class)",
+                              errorclass);
+    }
+    return api_add_code("MPI_Add_error_code", errorclass, errorcode);
+}
+COMM_API_ALIAS(MPI_Add_error_code);
+
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    struct api_user_code *user = api_user_code(errorcode);
+    char *copy;
+    int err = comm_api_check_running("MPI_Add_error_string");
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (string == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Add_error_string: string is NULL");
+    }
+    if (user == NULL) {
+        return comm_api_error(NULL, MPI_ERR_ARG,
+                              "MPI_Add_error_string: %d is not an error code or class added by "
+                              "MPI_Add_error_class or MPI_Add_error_code",
+                              errorcode);
+    }
+    if (strlen(string) >= MPI_MAX_ERROR_STRING) {
+        return comm_api_error(NULL, MPI_ERR_ARG,
+                              "MPI_Add_error_string: the string is %zu characters long, more "
+                              "than MPI_MAX_ERROR_STRING - 1 (%d)",
+                              strlen(string), MPI_MAX_ERROR_STRING - 1);
+    }
+    copy = strdup(string);
+    if (copy == NULL) {
+        return comm_api_error(NULL, MPI_ERR_NO_MEM, "MPI_Add_error_string: out of memory");
+    }
+    free(user->text);
+    user->text = copy;
+    return MPI_SUCCESS;
+}
+COMM_API_ALIAS(MPI_Add_error_string);

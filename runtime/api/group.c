@@ -404,6 +404,7 @@ int PMPI_Group_free(MPI_Group *group)
     if (err != MPI_SUCCESS) {
         return err;
     }
+    comm_api_handle_forget(COMM_API_HANDLE_GROUP, *group);
     comm_group_release(g);
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;

@@ -247,6 +247,11 @@ int PMPI_Info_free(MPI_Info *info)
     if (err != MPI_SUCCESS) {
         return err;
     }
+    if (*info == MPI_INFO_ENV) {
+        return comm_api_error(NULL, MPI_ERR_INFO,
+                              "MPI_Info_free: MPI_INFO_ENV is predefined and cannot be freed");
+    }
+    comm_api_handle_forget(COMM_API_HANDLE_INFO, *info);
     comm_info_release(i);
     *info = MPI_INFO_NULL;
     return MPI_SUCCESS;

@@ -139,10 +139,11 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     char message[256];
     struct comm_communicator *c = comm_communicator_lookup(comm);
+    const char *name = c == NULL ? "<invalid>" : c->name;
 
     /* MPI_Abort ends the whole job whatever the communicator, valid or not. */
-    snprintf(message, sizeof(message), "MPI_Abort(%s, %d) called", c ? c->name : "<invalid>",
-             errorcode);
+    snprintf(message, sizeof(message), "MPI_Abort(%s, %d) called",
+             name[0] != '\0' ? name : "<unnamed communicator>", errorcode);
     comm_runtime_abort(errorcode, message);
 }
 COMM_API_ALIAS(MPI_Abort);

@@ -302,6 +302,23 @@ enum {
     MPI_ERR_RMA_ATTACH = 55,
     MPI_ERR_RMA_SHARED = 56,
     MPI_ERR_RMA_FLAVOR = 57,
+    /* The tools interface's return codes (MPI_T_*), also error classes. */
+    MPI_T_ERR_MEMORY = 58,
+    MPI_T_ERR_NOT_INITIALIZED = 59,
+    MPI_T_ERR_CANNOT_INIT = 60,
+    MPI_T_ERR_INVALID_INDEX = 61,
+    MPI_T_ERR_INVALID_ITEM = 62,
+    MPI_T_ERR_INVALID_HANDLE = 63,
+    MPI_T_ERR_OUT_OF_HANDLES = 64,
+    MPI_T_ERR_OUT_OF_SESSIONS = 65,
+    MPI_T_ERR_INVALID_SESSION = 66,
+    MPI_T_ERR_CVAR_SET_NOT_NOW = 67,
+    MPI_T_ERR_CVAR_SET_NEVER = 68,
+    MPI_T_ERR_PVAR_NO_STARTSTOP = 69,
+    MPI_T_ERR_PVAR_NO_WRITE = 70,
+    MPI_T_ERR_PVAR_NO_ATOMIC = 71,
+    MPI_T_ERR_INVALID_NAME = 72,
+    MPI_T_ERR_INVALID = 73,
     /* Codes 100 and up report a failure inside comm; MPI_Error_class maps them to a class. */
     MPI_ERR_LASTCODE = 127,
 };
@@ -886,6 +903,613 @@ COMM_MPI_API int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 COMM_MPI_API int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 COMM_MPI_API int MPI_Free_mem(void *base);
 COMM_MPI_API int PMPI_Free_mem(void *base);
+
+/* Process topologies (MPI 3.1 chapter 7) and neighbourhood collectives.  Weight arguments are
+ * pointers, not arrays: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are not arrays gcc could check. */
+enum { MPI_GRAPH = 1, MPI_CART = 2, MPI_DIST_GRAPH = 3 };
+#define MPI_WEIGHTS_EMPTY ((int *)3)
+COMM_MPI_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
+                                 const int periods[], int reorder, MPI_Comm *comm_cart);
+COMM_MPI_API int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
+                                  const int periods[], int reorder, MPI_Comm *comm_cart);
+COMM_MPI_API int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+COMM_MPI_API int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+COMM_MPI_API int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+COMM_MPI_API int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+COMM_MPI_API int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                                int *rank_dest);
+COMM_MPI_API int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                                 int *rank_dest);
+COMM_MPI_API int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+COMM_MPI_API int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+COMM_MPI_API int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                              int *newrank);
+COMM_MPI_API int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                               int *newrank);
+COMM_MPI_API int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+COMM_MPI_API int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+COMM_MPI_API int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+COMM_MPI_API int PMPI_Dims_create(int nnodes, int ndims, int dims[]);
+COMM_MPI_API int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
+                                  const int edges[], int reorder, MPI_Comm *comm_graph);
+COMM_MPI_API int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
+                                   const int edges[], int reorder, MPI_Comm *comm_graph);
+COMM_MPI_API int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+COMM_MPI_API int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
+                                int edges[]);
+COMM_MPI_API int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+COMM_MPI_API int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+COMM_MPI_API int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+COMM_MPI_API int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+COMM_MPI_API int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+COMM_MPI_API int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+COMM_MPI_API int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                               int *newrank);
+COMM_MPI_API int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                                int *newrank);
+COMM_MPI_API int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                                       const int degrees[], const int destinations[],
+                                       const int *weights, MPI_Info info, int reorder,
+                                       MPI_Comm *comm_dist_graph);
+COMM_MPI_API int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                                        const int degrees[], const int destinations[],
+                                        const int *weights, MPI_Info info, int reorder,
+                                        MPI_Comm *comm_dist_graph);
+COMM_MPI_API int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
+                                                const int sources[], const int *sourceweights,
+                                                int outdegree, const int destinations[],
+                                                const int *destweights, MPI_Info info, int reorder,
+                                                MPI_Comm *comm_dist_graph);
+COMM_MPI_API int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
+                                                 const int sources[], const int *sourceweights,
+                                                 int outdegree, const int destinations[],
+                                                 const int *destweights, MPI_Info info, int reorder,
+                                                 MPI_Comm *comm_dist_graph);
+COMM_MPI_API int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                                          int *sourceweights, int maxoutdegree, int destinations[],
+                                          int *destweights);
+COMM_MPI_API int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                                           int *sourceweights, int maxoutdegree, int destinations[],
+                                           int *destweights);
+COMM_MPI_API int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                                int *weighted);
+COMM_MPI_API int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                                 int *weighted);
+COMM_MPI_API int MPI_Topo_test(MPI_Comm comm, int *status);
+COMM_MPI_API int PMPI_Topo_test(MPI_Comm comm, int *status);
+COMM_MPI_API int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm);
+COMM_MPI_API int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm);
+COMM_MPI_API int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, const int recvcounts[], const int displs[],
+                                         MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void *recvbuf, const int recvcounts[], const int displs[],
+                                          MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                       MPI_Comm comm);
+COMM_MPI_API int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm);
+COMM_MPI_API int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                        const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                        const int recvcounts[], const int rdispls[],
+                                        MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                         const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                         const int recvcounts[], const int rdispls[],
+                                         MPI_Datatype recvtype, MPI_Comm comm);
+COMM_MPI_API int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                        const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                        void *recvbuf, const int recvcounts[],
+                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                        MPI_Comm comm);
+COMM_MPI_API int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                         void *recvbuf, const int recvcounts[],
+                                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                         MPI_Comm comm);
+/* MPI 4.0's persistent neighbourhood collectives. */
+COMM_MPI_API int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                          MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void *recvbuf, const int recvcounts[], const int displs[],
+                                          MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Request *request);
+COMM_MPI_API int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
+                                           MPI_Datatype sendtype, void *recvbuf,
+                                           const int recvcounts[], const int displs[],
+                                           MPI_Datatype recvtype, MPI_Comm comm,
+                                           MPI_Request *request);
+COMM_MPI_API int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                         const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                         const int recvcounts[], const int rdispls[],
+                                         MPI_Datatype recvtype, MPI_Comm comm,
+                                         MPI_Request *request);
+COMM_MPI_API int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                          const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                          const int recvcounts[], const int rdispls[],
+                                          MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Request *request);
+COMM_MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                         void *recvbuf, const int recvcounts[],
+                                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                         MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                          void *recvbuf, const int recvcounts[],
+                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                          MPI_Comm comm, MPI_Request *request);
+/* Nonblocking collectives: the v and w forms, reduce-scatters and prefix reductions. */
+COMM_MPI_API int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+COMM_MPI_API int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+
+/* Persistent collectives (MPI 4.0): started by MPI_Start; the info keys are ignored. */
+COMM_MPI_API int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+COMM_MPI_API int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+/*
+ * Names, attributes and errors of the smaller chapters; handle conversion; generalized
+ * requests; external32 packing; the tools interface (MPI_T); deprecated and removed functions
+ * that programs still call; dynamic processes (present so programs link: they return
+ * MPI_ERR_SPAWN, MPI_ERR_PORT, MPI_ERR_SERVICE or MPI_ERR_NAME, see comm(7)).
+ */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval,
+                                          void *attribute_val, void *extra_state);
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)1)
+
+/* Deprecated (MPI-1) attribute and error-handler callbacks. */
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state,
+                              void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef void MPI_Handler_function(MPI_Comm *comm, int *error_code, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+#define MPI_NULL_COPY_FN ((MPI_Copy_function *)0)
+#define MPI_NULL_DELETE_FN ((MPI_Delete_function *)0)
+#define MPI_DUP_FN ((MPI_Copy_function *)1)
+
+/* Generalized requests. */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
+/* Combiners of the deprecated Fortran constructors (never returned by comm). */
+enum {
+    MPI_COMBINER_HVECTOR_INTEGER = 101,
+    MPI_COMBINER_HINDEXED_INTEGER = 102,
+    MPI_COMBINER_STRUCT_INTEGER = 103,
+};
+
+/* The predefined info object of the environment the process started in (empty in comm). */
+#define MPI_INFO_ENV ((MPI_Info)0x111)
+
+/* MPI_Type_match_size. */
+enum { MPI_TYPECLASS_INTEGER = 1, MPI_TYPECLASS_REAL = 2, MPI_TYPECLASS_COMPLEX = 3 };
+
+#define MPI_MAX_DATAREP_STRING 128
+#define MPI_ARGV_NULL ((char **)0)
+#define MPI_ARGVS_NULL ((char ***)0)
+
+/* Fortran: a status is MPI_F_STATUS_SIZE integers; MPI_F_STATUS_IGNORE is NULL. */
+#define MPI_F_STATUS_SIZE 8
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
+
+COMM_MPI_API int MPI_Pcontrol(const int level, ...);
+COMM_MPI_API int PMPI_Pcontrol(const int level, ...);
+COMM_MPI_API int MPI_Comm_get_parent(MPI_Comm *parent);
+COMM_MPI_API int PMPI_Comm_get_parent(MPI_Comm *parent);
+
+COMM_MPI_API int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+COMM_MPI_API int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+COMM_MPI_API int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+COMM_MPI_API int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+COMM_MPI_API int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                        MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                        int *type_keyval, void *extra_state);
+COMM_MPI_API int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                         MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                         int *type_keyval, void *extra_state);
+COMM_MPI_API int MPI_Type_free_keyval(int *type_keyval);
+COMM_MPI_API int PMPI_Type_free_keyval(int *type_keyval);
+COMM_MPI_API int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+COMM_MPI_API int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+COMM_MPI_API int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                   int *flag);
+COMM_MPI_API int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                    int *flag);
+COMM_MPI_API int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+COMM_MPI_API int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+
+COMM_MPI_API int MPI_Add_error_class(int *errorclass);
+COMM_MPI_API int PMPI_Add_error_class(int *errorclass);
+COMM_MPI_API int MPI_Add_error_code(int errorclass, int *errorcode);
+COMM_MPI_API int PMPI_Add_error_code(int errorclass, int *errorcode);
+COMM_MPI_API int MPI_Add_error_string(int errorcode, const char *string);
+COMM_MPI_API int PMPI_Add_error_string(int errorcode, const char *string);
+
+COMM_MPI_API MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+COMM_MPI_API MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
+COMM_MPI_API MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+COMM_MPI_API MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
+COMM_MPI_API MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+COMM_MPI_API MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
+COMM_MPI_API MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+COMM_MPI_API MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
+COMM_MPI_API MPI_Fint MPI_Group_c2f(MPI_Group group);
+COMM_MPI_API MPI_Fint PMPI_Group_c2f(MPI_Group group);
+COMM_MPI_API MPI_Group MPI_Group_f2c(MPI_Fint group);
+COMM_MPI_API MPI_Group PMPI_Group_f2c(MPI_Fint group);
+COMM_MPI_API MPI_Fint MPI_Request_c2f(MPI_Request request);
+COMM_MPI_API MPI_Fint PMPI_Request_c2f(MPI_Request request);
+COMM_MPI_API MPI_Request MPI_Request_f2c(MPI_Fint request);
+COMM_MPI_API MPI_Request PMPI_Request_f2c(MPI_Fint request);
+COMM_MPI_API MPI_Fint MPI_Op_c2f(MPI_Op op);
+COMM_MPI_API MPI_Fint PMPI_Op_c2f(MPI_Op op);
+COMM_MPI_API MPI_Op MPI_Op_f2c(MPI_Fint op);
+COMM_MPI_API MPI_Op PMPI_Op_f2c(MPI_Fint op);
+COMM_MPI_API MPI_Fint MPI_Info_c2f(MPI_Info info);
+COMM_MPI_API MPI_Fint PMPI_Info_c2f(MPI_Info info);
+COMM_MPI_API MPI_Info MPI_Info_f2c(MPI_Fint info);
+COMM_MPI_API MPI_Info PMPI_Info_f2c(MPI_Fint info);
+COMM_MPI_API MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+COMM_MPI_API MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
+COMM_MPI_API MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+COMM_MPI_API MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
+COMM_MPI_API MPI_Fint MPI_Message_c2f(MPI_Message message);
+COMM_MPI_API MPI_Fint PMPI_Message_c2f(MPI_Message message);
+COMM_MPI_API MPI_Message MPI_Message_f2c(MPI_Fint message);
+COMM_MPI_API MPI_Message PMPI_Message_f2c(MPI_Fint message);
+COMM_MPI_API int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+COMM_MPI_API int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+COMM_MPI_API int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+COMM_MPI_API int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+COMM_MPI_API int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                                    MPI_Grequest_free_function *free_fn,
+                                    MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                                    MPI_Request *request);
+COMM_MPI_API int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                                     MPI_Grequest_free_function *free_fn,
+                                     MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                                     MPI_Request *request);
+COMM_MPI_API int MPI_Grequest_complete(MPI_Request request);
+COMM_MPI_API int PMPI_Grequest_complete(MPI_Request request);
+
+COMM_MPI_API int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                                   MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                                   MPI_Aint *position);
+COMM_MPI_API int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                                    MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                                    MPI_Aint *position);
+COMM_MPI_API int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                                     MPI_Aint *position, void *outbuf, int outcount,
+                                     MPI_Datatype datatype);
+COMM_MPI_API int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                                      MPI_Aint *position, void *outbuf, int outcount,
+                                      MPI_Datatype datatype);
+COMM_MPI_API int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                        MPI_Aint *size);
+COMM_MPI_API int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                                         MPI_Aint *size);
+COMM_MPI_API int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+COMM_MPI_API int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+COMM_MPI_API int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+
+/* Deprecated and removed (MPI-1) functions, kept as thin wrappers over their replacements. */
+COMM_MPI_API int MPI_Address(void *location, MPI_Aint *address);
+COMM_MPI_API int PMPI_Address(void *location, MPI_Aint *address);
+COMM_MPI_API int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+COMM_MPI_API int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+COMM_MPI_API int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+COMM_MPI_API int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+COMM_MPI_API int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+COMM_MPI_API int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+COMM_MPI_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_hindexed(int count, int array_of_blocklengths[],
+                                   MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_hindexed(int count, int array_of_blocklengths[],
+                                    MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Type_struct(int count, int array_of_blocklengths[],
+                                 MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[],
+                                 MPI_Datatype *newtype);
+COMM_MPI_API int PMPI_Type_struct(int count, int array_of_blocklengths[],
+                                  MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[],
+                                  MPI_Datatype *newtype);
+COMM_MPI_API int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+COMM_MPI_API int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+COMM_MPI_API int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+COMM_MPI_API int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+COMM_MPI_API int MPI_Attr_delete(MPI_Comm comm, int keyval);
+COMM_MPI_API int PMPI_Attr_delete(MPI_Comm comm, int keyval);
+COMM_MPI_API int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+                                   int *keyval, void *extra_state);
+COMM_MPI_API int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
+                                    int *keyval, void *extra_state);
+COMM_MPI_API int MPI_Keyval_free(int *keyval);
+COMM_MPI_API int PMPI_Keyval_free(int *keyval);
+COMM_MPI_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+COMM_MPI_API int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+COMM_MPI_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+COMM_MPI_API int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+COMM_MPI_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+COMM_MPI_API int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+
+/* Dynamic processes: not supported (see comm(7)); MPI_Comm_disconnect works on ordinary
+ * communicators. */
+COMM_MPI_API int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info,
+                                int root, MPI_Comm comm, MPI_Comm *intercomm,
+                                int array_of_errcodes[]);
+COMM_MPI_API int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info,
+                                 int root, MPI_Comm comm, MPI_Comm *intercomm,
+                                 int array_of_errcodes[]);
+COMM_MPI_API int MPI_Comm_spawn_multiple(int count, char *array_of_commands[],
+                                         char **array_of_argv[], const int array_of_maxprocs[],
+                                         const MPI_Info array_of_info[], int root, MPI_Comm comm,
+                                         MPI_Comm *intercomm, int array_of_errcodes[]);
+COMM_MPI_API int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[],
+                                          char **array_of_argv[], const int array_of_maxprocs[],
+                                          const MPI_Info array_of_info[], int root, MPI_Comm comm,
+                                          MPI_Comm *intercomm, int array_of_errcodes[]);
+COMM_MPI_API int MPI_Open_port(MPI_Info info, char *port_name);
+COMM_MPI_API int PMPI_Open_port(MPI_Info info, char *port_name);
+COMM_MPI_API int MPI_Close_port(const char *port_name);
+COMM_MPI_API int PMPI_Close_port(const char *port_name);
+COMM_MPI_API int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                                 MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                                  MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                                  MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                                   MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Comm_disconnect(MPI_Comm *comm);
+COMM_MPI_API int PMPI_Comm_disconnect(MPI_Comm *comm);
+COMM_MPI_API int MPI_Comm_join(int fd, MPI_Comm *intercomm);
+COMM_MPI_API int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
+COMM_MPI_API int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+COMM_MPI_API int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+COMM_MPI_API int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
+COMM_MPI_API int PMPI_Unpublish_name(const char *service_name, MPI_Info info,
+                                     const char *port_name);
+COMM_MPI_API int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+COMM_MPI_API int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+
+/*
+ * The tools interface (MPI_T).  Control variables are comm's settings (what comm-info lists),
+ * read-only: comm reads them from the environment when it starts.  There are no performance
+ * variables.  See comm(7).
+ */
+typedef struct comm_t_enum *MPI_T_enum;
+typedef struct comm_t_cvar_handle *MPI_T_cvar_handle;
+typedef struct comm_t_pvar_handle *MPI_T_pvar_handle;
+typedef struct comm_t_pvar_session *MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)1)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+
+enum {
+    MPI_T_VERBOSITY_USER_BASIC = 221,
+    MPI_T_VERBOSITY_USER_DETAIL,
+    MPI_T_VERBOSITY_USER_ALL,
+    MPI_T_VERBOSITY_TUNER_BASIC,
+    MPI_T_VERBOSITY_TUNER_DETAIL,
+    MPI_T_VERBOSITY_TUNER_ALL,
+    MPI_T_VERBOSITY_MPIDEV_BASIC,
+    MPI_T_VERBOSITY_MPIDEV_DETAIL,
+    MPI_T_VERBOSITY_MPIDEV_ALL,
+};
+enum {
+    MPI_T_BIND_NO_OBJECT = 9700,
+    MPI_T_BIND_MPI_COMM,
+    MPI_T_BIND_MPI_DATATYPE,
+    MPI_T_BIND_MPI_ERRHANDLER,
+    MPI_T_BIND_MPI_FILE,
+    MPI_T_BIND_MPI_GROUP,
+    MPI_T_BIND_MPI_OP,
+    MPI_T_BIND_MPI_REQUEST,
+    MPI_T_BIND_MPI_WIN,
+    MPI_T_BIND_MPI_MESSAGE,
+    MPI_T_BIND_MPI_INFO,
+};
+enum {
+    MPI_T_SCOPE_CONSTANT = 60438,
+    MPI_T_SCOPE_READONLY,
+    MPI_T_SCOPE_LOCAL,
+    MPI_T_SCOPE_GROUP,
+    MPI_T_SCOPE_GROUP_EQ,
+    MPI_T_SCOPE_ALL,
+    MPI_T_SCOPE_ALL_EQ,
+};
+enum {
+    MPI_T_PVAR_CLASS_STATE = 240,
+    MPI_T_PVAR_CLASS_LEVEL,
+    MPI_T_PVAR_CLASS_SIZE,
+    MPI_T_PVAR_CLASS_PERCENTAGE,
+    MPI_T_PVAR_CLASS_HIGHWATERMARK,
+    MPI_T_PVAR_CLASS_LOWWATERMARK,
+    MPI_T_PVAR_CLASS_COUNTER,
+    MPI_T_PVAR_CLASS_AGGREGATE,
+    MPI_T_PVAR_CLASS_TIMER,
+    MPI_T_PVAR_CLASS_GENERIC,
+};
+
+COMM_MPI_API int MPI_T_init_thread(int required, int *provided);
+COMM_MPI_API int PMPI_T_init_thread(int required, int *provided);
+COMM_MPI_API int MPI_T_finalize(void);
+COMM_MPI_API int PMPI_T_finalize(void);
+COMM_MPI_API int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+COMM_MPI_API int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+COMM_MPI_API int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
+                                     int *name_len);
+COMM_MPI_API int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name,
+                                      int *name_len);
+COMM_MPI_API int MPI_T_cvar_get_num(int *num_cvar);
+COMM_MPI_API int PMPI_T_cvar_get_num(int *num_cvar);
+COMM_MPI_API int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
+                                     MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                                     int *desc_len, int *binding, int *scope);
+COMM_MPI_API int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
+                                      MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                                      int *desc_len, int *binding, int *scope);
+COMM_MPI_API int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+COMM_MPI_API int PMPI_T_cvar_get_index(const char *name, int *cvar_index);
+COMM_MPI_API int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle,
+                                         MPI_T_cvar_handle *handle, int *count);
+COMM_MPI_API int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle,
+                                          MPI_T_cvar_handle *handle, int *count);
+COMM_MPI_API int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+COMM_MPI_API int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+COMM_MPI_API int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+COMM_MPI_API int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+COMM_MPI_API int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+COMM_MPI_API int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+COMM_MPI_API int MPI_T_pvar_get_num(int *num_pvar);
+COMM_MPI_API int PMPI_T_pvar_get_num(int *num_pvar);
+COMM_MPI_API int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
+                                     int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                                     char *desc, int *desc_len, int *binding, int *readonly,
+                                     int *continuous, int *atomic);
+COMM_MPI_API int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity,
+                                      int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                                      char *desc, int *desc_len, int *binding, int *readonly,
+                                      int *continuous, int *atomic);
+COMM_MPI_API int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+COMM_MPI_API int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+COMM_MPI_API int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+COMM_MPI_API int PMPI_T_pvar_session_create(MPI_T_pvar_session *session);
+COMM_MPI_API int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+COMM_MPI_API int PMPI_T_pvar_session_free(MPI_T_pvar_session *session);
+COMM_MPI_API int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
+                                         void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+COMM_MPI_API int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
+                                          void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+COMM_MPI_API int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+COMM_MPI_API int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+COMM_MPI_API int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+COMM_MPI_API int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+COMM_MPI_API int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                  const void *buf);
+COMM_MPI_API int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                   const void *buf);
+COMM_MPI_API int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+COMM_MPI_API int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                      void *buf);
+COMM_MPI_API int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                       void *buf);
+COMM_MPI_API int MPI_T_category_get_num(int *num_cat);
+COMM_MPI_API int PMPI_T_category_get_num(int *num_cat);
+COMM_MPI_API int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
+                                         int *desc_len, int *num_cvars, int *num_pvars,
+                                         int *num_categories);
+COMM_MPI_API int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
+                                          int *desc_len, int *num_cvars, int *num_pvars,
+                                          int *num_categories);
+COMM_MPI_API int MPI_T_category_get_index(const char *name, int *cat_index);
+COMM_MPI_API int PMPI_T_category_get_index(const char *name, int *cat_index);
+COMM_MPI_API int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+COMM_MPI_API int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+COMM_MPI_API int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+COMM_MPI_API int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+COMM_MPI_API int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+COMM_MPI_API int PMPI_T_category_get_categories(int cat_index, int len, int indices[]);
+COMM_MPI_API int MPI_T_category_changed(int *stamp);
+COMM_MPI_API int PMPI_T_category_changed(int *stamp);
 
 #ifdef __cplusplus
 }

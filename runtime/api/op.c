@@ -79,6 +79,7 @@ int PMPI_Op_free(MPI_Op *op)
         return comm_api_error(NULL, MPI_ERR_OP, "%s: operation %#lx was already freed", func,
                               (unsigned long)(uintptr_t)*op);
     }
+    comm_api_handle_forget(COMM_API_HANDLE_OP, *op);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }

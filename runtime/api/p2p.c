@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "runtime/api/api.h"
+#include "runtime/api/coll_post.h"
 #include "runtime/bsend.h"
 #include "runtime/datatype.h"
 #include "runtime/error.h"
@@ -96,6 +97,7 @@ static int api_start_bsend(const struct api_op *op)
     }
     comm_datatype_pack(op->dt, op->buf, op->count, 0, block, len);
     req->comm = op->comm;
+    comm_communicator_retain(req->comm);
     req->dt = comm_datatype_lookup(MPI_BYTE);
     req->buf = block;
     req->count = (MPI_Count)len;
@@ -162,6 +164,7 @@ static int api_nonblocking(struct api_op *op, bool persistent, MPI_Request *requ
     }
     api_fill(req, op);
     comm_datatype_retain(req->dt);
+    comm_communicator_retain(req->comm);
     req->persistent = persistent;
     if (persistent) {
         req->state = COMM_REQUEST_INACTIVE;
@@ -425,6 +428,9 @@ int PMPI_Start(MPI_Request *request)
     req = request ? comm_request_lookup(*request) : NULL;
     if (req == NULL || !req->persistent) {
         return comm_api_error(NULL, MPI_ERR_REQUEST, "MPI_Start: not a persistent request");
+    }
+    if (req->kind == COMM_REQUEST_COLL) {
+        return comm_api_coll_start(req);
     }
     if (req->state != COMM_REQUEST_INACTIVE && !req->complete) {
         return comm_api_error(req->comm, MPI_ERR_REQUEST, "MPI_Start: the request is active");

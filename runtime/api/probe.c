@@ -84,6 +84,7 @@ static int probe(const char *func, int source, int tag, MPI_Comm comm, bool wait
     }
     if (take) {
         msg->comm = c;
+        comm_communicator_retain(c); /* the message's, handed to its receive */
         *message = (MPI_Message)msg;
     }
     probe_copy(status, &found);
@@ -151,6 +152,7 @@ static int mrecv_start(const char *func, void *buf, int count, MPI_Datatype data
     req->count = count;
     req->peer = msg->src;
     req->tag = msg->tag;
+    comm_api_handle_forget(COMM_API_HANDLE_MESSAGE, *message);
     *message = MPI_MESSAGE_NULL;
     comm_p2p_start_mrecv(req, msg);
     return MPI_SUCCESS;
@@ -169,6 +171,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
         return err;
     }
     comm_progress_until(&req.complete);
+    comm_communicator_release(req.comm); /* the message's reference */
     probe_copy(status, &req.status);
     return comm_api_request_error("MPI_Mrecv", &req);
 }

@@ -48,12 +48,24 @@ static void request_empty_status(MPI_Status *status)
     status->MPI_ERROR = keep;
 }
 
+/* A generalized request seen complete: the user's query_fn gives its status and error, then
+ * its free_fn runs (the first failure of the two is the operation's error). */
+static void request_generalized_done(struct comm_request *req)
+{
+    int rc = comm_api_grequest_query(req);
+    int free_rc = comm_api_grequest_release(req);
+
+    if (rc == MPI_SUCCESS && free_rc != MPI_SUCCESS) {
+        req->error = free_rc;
+    }
+}
+
 /*
- * Collects a completed request: copies its status, takes its error, frees it (or makes a
+ * Hands a completed request back: copies its status, takes its error, frees it (or makes a
  * persistent one inactive) and clears the handle.  Returns the MPI error code of the
  * operation without raising it.
  */
-static int request_collect(MPI_Request *handle, MPI_Status *status)
+static int request_release(MPI_Request *handle, MPI_Status *status)
 {
     struct comm_request *req = comm_request_lookup(*handle);
     int error;
@@ -63,10 +75,22 @@ static int request_collect(MPI_Request *handle, MPI_Status *status)
     if (req->persistent) {
         req->state = COMM_REQUEST_INACTIVE;
     } else {
+        comm_api_handle_forget(COMM_API_HANDLE_REQUEST, *handle);
         comm_request_free(req);
         *handle = MPI_REQUEST_NULL;
     }
     return error;
+}
+
+/* Collects a completed request: a generalized one's callbacks run first. */
+static int request_collect(MPI_Request *handle, MPI_Status *status)
+{
+    struct comm_request *req = comm_request_lookup(*handle);
+
+    if (req->kind == COMM_REQUEST_GENERALIZED) {
+        request_generalized_done(req);
+    }
+    return request_release(handle, status);
 }
 
 /* Raises the error of a completed request before collecting it. */
@@ -75,13 +99,16 @@ static int request_finish(const char *func, MPI_Request *handle, MPI_Status *sta
     struct comm_request *req = comm_request_lookup(*handle);
     int err = MPI_SUCCESS;
 
+    if (req->kind == COMM_REQUEST_GENERALIZED) {
+        request_generalized_done(req); /* its error is known once its callbacks ran */
+    }
     if (req->error != MPI_SUCCESS) {
         /* Collect first: the user's handler may not return.  Raise with a copy. */
         struct comm_request copy = *req;
-        request_collect(handle, status);
+        request_release(handle, status);
         return comm_api_request_error(func, &copy);
     }
-    request_collect(handle, status);
+    request_release(handle, status);
     return err;
 }
 
@@ -419,6 +446,7 @@ int PMPI_Request_free(MPI_Request *request)
                               "MPI_REQUEST_NULL");
     }
     comm_request_user_free(req);
+    comm_api_handle_forget(COMM_API_HANDLE_REQUEST, *request);
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }
@@ -445,7 +473,10 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         comm_progress();
     }
     *flag = comm_request_is_complete(req);
-    if (comm_request_is_complete(req)) {
+    if (*flag && req->kind == COMM_REQUEST_GENERALIZED) {
+        comm_api_grequest_query(req);
+    }
+    if (*flag) {
         request_copy_status(status, req);
     }
     return MPI_SUCCESS;
@@ -470,6 +501,16 @@ int PMPI_Cancel(MPI_Request *request)
         return comm_api_error(req->comm, MPI_ERR_REQUEST,
                               "MPI_Cancel: the request is a "
                               "nonblocking collective's, which cannot be cancelled");
+    }
+    if (req->kind == COMM_REQUEST_GENERALIZED) {
+        err = comm_api_grequest_cancel(req);
+        if (err != MPI_SUCCESS) {
+            return comm_api_error(NULL, err,
+                                  "MPI_Cancel: the cancel function of the "
+                                  "generalized request failed with %d",
+                                  err);
+        }
+        return MPI_SUCCESS;
     }
     if (!request_is_idle(req)) {
         comm_p2p_cancel(req);

@@ -100,6 +100,25 @@ START_TEST(typed_read_returns_default_or_environment)
 }
 END_TEST
 
+/* The tools interface's writes (MPI_T_cvar_write before MPI_Init) win over the environment. */
+START_TEST(an_override_takes_the_place_of_the_environment)
+{
+    long v = 0;
+
+    setenv("COMM_TEST_COUNT", "9", 1);
+    ck_assert_int_eq(comm_config_override(&test_int, "3"), COMM_OK);
+    ck_assert_str_eq(comm_config_value(&test_int), "3");
+    ck_assert_int_eq(comm_config_get_int(&test_int, &v), COMM_OK);
+    ck_assert_int_eq(v, 3);
+    ck_assert_int_eq(comm_config_override(&test_int, "5"), COMM_OK); /* replaces the first */
+    ck_assert_int_eq(comm_config_get_int(&test_int, &v), COMM_OK);
+    ck_assert_int_eq(v, 5);
+    unsetenv("COMM_TEST_COUNT");
+    ck_assert(comm_config_is_set(&test_int));
+    ck_assert_str_eq(comm_config_value(&test_int), "5");
+}
+END_TEST
+
 START_TEST(log_spec_accepts_default_and_overrides)
 {
     struct comm_log_spec spec;
@@ -339,6 +358,7 @@ int main(void)
     tcase_add_test(tc, numbers_must_be_whole_and_in_range);
     tcase_add_test(tc, a_bad_value_is_named_with_what_is_expected);
     tcase_add_test(tc, typed_read_returns_default_or_environment);
+    tcase_add_test(tc, an_override_takes_the_place_of_the_environment);
     tcase_add_test(tc, log_spec_accepts_default_and_overrides);
     tcase_add_test(tc, log_spec_refuses_malformed_values);
     tcase_add_test(tc, log_ranks_parse_lists_and_ranges);

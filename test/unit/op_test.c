@@ -4,7 +4,8 @@
  * non-contiguous and misaligned layouts, user ops, references, and the MPI op API.
  *
  * The reference is written independently of runtime/op_kernels.c: its own table of types and
- * type groups (MPI-3.1 section 5.9.2, plus MPI_CHAR and MPI_WCHAR as C integers), one element
+ * type groups (MPI-3.1 section 5.9.2, plus MPI_CHAR and MPI_WCHAR as C integers, and MPI_AINT,
+ * MPI_OFFSET and MPI_COUNT also as C integers, for the logical ops), one element
  * at a time, integers in 64-bit unsigned arithmetic truncated to the type.  Floating values are
  * small multiples of 1/4, so every sum and product is exact and compared with ==.
  */
@@ -113,9 +114,9 @@ static struct ref_type ref_types[] = {
     {MPI_UINT16_T, "MPI_UINT16_T", K_U16, G_CINT},
     {MPI_UINT32_T, "MPI_UINT32_T", K_U32, G_CINT},
     {MPI_UINT64_T, "MPI_UINT64_T", K_U64, G_CINT},
-    {MPI_AINT, "MPI_AINT", K_I64, G_FINT},
-    {MPI_COUNT, "MPI_COUNT", K_I64, G_FINT},
-    {MPI_OFFSET, "MPI_OFFSET", K_I64, G_FINT},
+    {MPI_AINT, "MPI_AINT", K_I64, G_CINT | G_FINT},
+    {MPI_COUNT, "MPI_COUNT", K_I64, G_CINT | G_FINT},
+    {MPI_OFFSET, "MPI_OFFSET", K_I64, G_CINT | G_FINT},
     {MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", K_CFLT, G_COMPLEX},
     {MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", K_CDBL, G_COMPLEX},
     {MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", K_CLDBL, G_COMPLEX},
@@ -603,6 +604,36 @@ START_TEST(integer_sums_and_products_wrap_like_c)
 }
 END_TEST
 
+/* Open MPI and MPICH take the logical and bitwise ops on address, offset and count integers. */
+START_TEST(logical_and_bitwise_ops_work_on_aint_offset_and_count)
+{
+    static const MPI_Datatype types[] = {MPI_AINT, MPI_OFFSET, MPI_COUNT};
+    static const struct {
+        MPI_Op op;
+        int64_t want[4];
+    } cases[] = {
+        {MPI_LAND, {0, 0, 1, 1}}, {MPI_LOR, {0, 1, 1, 1}},  {MPI_LXOR, {0, 1, 0, 0}},
+        {MPI_BAND, {0, 0, 2, 6}}, {MPI_BOR, {0, 5, 7, -2}}, {MPI_BXOR, {0, 5, 5, -8}},
+    };
+    const int64_t in[4] = {0, 0, 3, -2}, io0[4] = {0, 5, 6, 6};
+
+    for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+        for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+            int64_t io[4];
+
+            memcpy(io, io0, sizeof(io));
+            ck_assert(comm_op_accepts(op_of(cases[c].op), dtype(types[t])));
+            ck_assert_int_eq(comm_op_reduce(op_of(cases[c].op), in, io, 4, dtype(types[t])),
+                             COMM_OK);
+            for (int i = 0; i < 4; i++) {
+                ck_assert_msg(io[i] == cases[c].want[i], "type %zu op %zu element %d: %lld", t, c,
+                              i, (long long)io[i]);
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(maxloc_and_minloc_keep_the_lower_index_on_ties)
 {
     struct ref_double_int d_in[] = {{2.5, 7}, {2.5, 3}, {1.0, 9}, {4.0, 1}};
@@ -1043,6 +1074,7 @@ int main(void)
     tcase_add_test(tc, predefined_ops_accept_exactly_the_types_of_their_groups);
     tcase_add_test(tc, every_predefined_op_matches_the_reference_on_every_type_it_accepts);
     tcase_add_test(tc, integer_sums_and_products_wrap_like_c);
+    tcase_add_test(tc, logical_and_bitwise_ops_work_on_aint_offset_and_count);
     tcase_add_test(tc, maxloc_and_minloc_keep_the_lower_index_on_ties);
     tcase_add_test(tc, vector_of_int_reduces_the_data_and_leaves_the_gaps);
     tcase_add_test(tc, derived_types_of_padded_pairs_reduce_every_pair);

@@ -1,0 +1,139 @@
+/*
+ * nbc_build.c - from a collective call's arguments (struct comm_coll_args) to its schedule:
+ * the builder of each operation picks the intra- or intercommunicator schedule.  The
+ * nonblocking calls, the blocking intercommunicator calls and the persistent collectives all
+ * come through here, so one table of builders serves every form.
+ *
+ * Layer: coll.
+ */
+#include "config.h"
+
+#include "coll/inter/inter.h"
+#include "coll/nbc/nbc.h"
+#include "runtime/communicator.h"
+#include "runtime/datatype.h"
+
+MPI_Count comm_coll_args_scount(const struct comm_coll_args *a, int r)
+{
+    return a->scounts != NULL ? a->scounts[r] : a->scount;
+}
+
+struct comm_datatype *comm_coll_args_sdt(const struct comm_coll_args *a, int r)
+{
+    return a->sdts != NULL ? a->sdts[r] : a->sdt;
+}
+
+const void *comm_coll_args_sblock(const struct comm_coll_args *a, int r)
+{
+    if (a->sbdispls != NULL) {
+        return (const char *)a->sbuf + a->sbdispls[r];
+    }
+    if (a->sdispls != NULL) {
+        return comm_coll_block(a->sbuf, 1, a->sdispls[r], a->sdt->extent);
+    }
+    return comm_coll_block(a->sbuf, r, a->scount, a->sdt->extent);
+}
+
+MPI_Count comm_coll_args_rcount(const struct comm_coll_args *a, int r)
+{
+    return a->rcounts != NULL ? a->rcounts[r] : a->rcount;
+}
+
+struct comm_datatype *comm_coll_args_rdt(const struct comm_coll_args *a, int r)
+{
+    return a->rdts != NULL ? a->rdts[r] : a->rdt;
+}
+
+void *comm_coll_args_rblock(const struct comm_coll_args *a, int r)
+{
+    if (a->rbdispls != NULL) {
+        return (char *)a->rbuf + a->rbdispls[r];
+    }
+    if (a->rdispls != NULL) {
+        return comm_coll_block(a->rbuf, 1, a->rdispls[r], a->rdt->extent);
+    }
+    return comm_coll_block(a->rbuf, r, a->rcount, a->rdt->extent);
+}
+
+static bool build_is_inter(const struct comm_coll_sched *s)
+{
+    return comm_coll_sched_comm(s)->inter;
+}
+
+int comm_coll_build_barrier(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    (void)a;
+    return build_is_inter(s) ? comm_coll_inter_ibarrier(s) : comm_coll_ibarrier(s);
+}
+
+int comm_coll_build_bcast(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    return build_is_inter(s) ? comm_coll_inter_ibcast(s, a->rbuf, a->rcount, a->rdt, a->root)
+                             : comm_coll_ibcast(s, a->rbuf, a->rcount, a->rdt, a->root);
+}
+
+int comm_coll_build_reduce(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    if (a->rcount == 0) {
+        return MPI_SUCCESS;
+    }
+    return build_is_inter(s)
+               ? comm_coll_inter_ireduce(s, a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->root)
+               : comm_coll_ireduce(s, a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->root);
+}
+
+int comm_coll_build_allreduce(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    if (a->rcount == 0) {
+        return MPI_SUCCESS;
+    }
+    return build_is_inter(s)
+               ? comm_coll_inter_iallreduce(s, a->sbuf, a->rbuf, a->rcount, a->rdt, a->op)
+               : comm_coll_iallreduce(s, a->sbuf, a->rbuf, a->rcount, a->rdt, a->op);
+}
+
+int comm_coll_build_gather(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    return build_is_inter(s) ? comm_coll_inter_igatherv(s, a) : comm_coll_igatherv(s, a);
+}
+
+int comm_coll_build_scatter(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    return build_is_inter(s) ? comm_coll_inter_iscatterv(s, a) : comm_coll_iscatterv(s, a);
+}
+
+int comm_coll_build_allgather(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    return build_is_inter(s) ? comm_coll_inter_iallgatherv(s, a) : comm_coll_iallgatherv(s, a);
+}
+
+int comm_coll_build_alltoall(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    return build_is_inter(s) ? comm_coll_inter_ialltoallw(s, a) : comm_coll_ialltoallw(s, a);
+}
+
+int comm_coll_build_reduce_scatter(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    struct comm_communicator *comm = comm_coll_sched_comm(s);
+    MPI_Count total = 0;
+
+    for (int r = 0; r < comm->size; r++) {
+        total += comm_coll_args_rcount(a, r);
+    }
+    if (total == 0) {
+        return MPI_SUCCESS;
+    }
+    return comm->inter ? comm_coll_inter_ireduce_scatter(s, a) : comm_coll_ireduce_scatter(s, a);
+}
+
+int comm_coll_build_scan(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    return a->rcount == 0 ? MPI_SUCCESS
+                          : comm_coll_iscan(s, a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, false);
+}
+
+int comm_coll_build_exscan(struct comm_coll_sched *s, const struct comm_coll_args *a)
+{
+    return a->rcount == 0 ? MPI_SUCCESS
+                          : comm_coll_iscan(s, a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, true);
+}
