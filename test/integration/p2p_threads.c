@@ -26,7 +26,8 @@
  *      communicator;
  *   7. waits on receives with MPI_Waitany and MPI_Waitsome, and tests with MPI_Test;
  *   8. with MPI_ERRORS_RETURN on its communicator, gets MPI_ERR_RANK and MPI_ERR_TAG back.
- * The main thread first checks MPI_Init_thread, MPI_Query_thread and MPI_Is_thread_main.
+ * The main thread first checks MPI_Init_thread, MPI_Query_thread and MPI_Is_thread_main, and
+ * waits for a generalized request that another thread completes.
  * Prints "p2p_threads R: ok" per rank, or "FAIL: p2p_threads rank R: ..." and aborts.
  */
 #define _GNU_SOURCE /* RUSAGE_THREAD */
@@ -398,6 +399,52 @@ static void *thread_main(void *p)
     return NULL;
 }
 
+static int greq_query(void *extra_state, MPI_Status *status)
+{
+    (void)extra_state;
+    MPI_Status_set_elements(status, MPI_BYTE, 42);
+    MPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_UNDEFINED;
+    status->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+static int greq_free(void *extra_state)
+{
+    (void)extra_state;
+    return MPI_SUCCESS;
+}
+
+static int greq_cancel(void *extra_state, int complete)
+{
+    (void)extra_state;
+    (void)complete;
+    return MPI_SUCCESS;
+}
+
+static void *greq_completer(void *p)
+{
+    usleep(20000);
+    CHECK(MPI_Grequest_complete(*(MPI_Request *)p) == MPI_SUCCESS);
+    return NULL;
+}
+
+/* A generalized request completed by another thread while this one waits for it. */
+static void grequest(void)
+{
+    MPI_Request req, handle;
+    MPI_Status st;
+    pthread_t completer;
+    int count = -1;
+
+    CHECK(MPI_Grequest_start(greq_query, greq_free, greq_cancel, NULL, &req) == MPI_SUCCESS);
+    handle = req;
+    CHECK(pthread_create(&completer, NULL, greq_completer, &handle) == 0);
+    CHECK(MPI_Wait(&req, &st) == MPI_SUCCESS && req == MPI_REQUEST_NULL);
+    CHECK(MPI_Get_count(&st, MPI_BYTE, &count) == MPI_SUCCESS && count == 42);
+    CHECK(pthread_join(completer, NULL) == 0);
+}
+
 int main(int argc, char **argv)
 {
     struct thread_arg args[NTHREADS];
@@ -414,6 +461,7 @@ int main(int argc, char **argv)
     CHECK(MPI_Query_thread(&q) == MPI_SUCCESS && q == MPI_THREAD_MULTIPLE);
     CHECK(MPI_Is_thread_main(&flag) == MPI_SUCCESS && flag == 1);
     CHECK(size >= 2);
+    grequest();
     CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &shared) == MPI_SUCCESS);
     for (int t = 0; t < NTHREADS; t++) {
         args[t] = (struct thread_arg){.t = t, .counts = counts, .quiet = &quiet};
