@@ -122,6 +122,7 @@ struct progress_waiter {
     bool (*done)(void *arg);
     void *arg;
     pthread_cond_t cond;
+    bool has_cond;
     bool woken;
     struct progress_waiter *next;
 };
@@ -158,6 +159,10 @@ static void progress_hand_over(void)
 
 static void progress_sleep(struct progress_waiter *me)
 {
+    if (!me->has_cond) {
+        pthread_cond_init(&me->cond, NULL); /* only for threads that do sleep */
+        me->has_cond = true;
+    }
     me->woken = false;
     me->next = NULL;
     *progress_waiters_tail = me;
@@ -234,7 +239,6 @@ void comm_progress_wait(bool (*done)(void *arg), void *arg)
         comm_core_unlock();
         return;
     }
-    pthread_cond_init(&me.cond, NULL);
     while (!done(arg)) {
         if (atomic_load_explicit(&progress_driving, memory_order_relaxed) == NULL) {
             progress_drive(done, arg);
@@ -247,7 +251,9 @@ void comm_progress_wait(bool (*done)(void *arg), void *arg)
     if (atomic_load_explicit(&progress_driving, memory_order_relaxed) == NULL) {
         progress_hand_over();
     }
-    pthread_cond_destroy(&me.cond);
+    if (me.has_cond) {
+        pthread_cond_destroy(&me.cond);
+    }
     comm_core_unlock();
 }
 
