@@ -107,14 +107,42 @@ static int create_parent_rank(const struct comm_communicator *c, long w)
     return MPI_UNDEFINED;
 }
 
+/*
+ * One round of the group's agreement on a context: the first member takes the largest of
+ * every member's MINE[1] and whether any says MINE[0] (taken), and hands both back in AGREED.
+ */
+static int create_group_round(struct comm_communicator *c, const struct comm_group *g, int t,
+                              const unsigned mine[2], unsigned agreed[2])
+{
+    struct comm_datatype *type = comm_datatype_lookup(MPI_UNSIGNED);
+    int first = create_parent_rank(c, g->world_ranks[0]), err = MPI_SUCCESS;
+
+    if (g->rank != 0) {
+        err = comm_coll_send(mine, 2, type, first, t, c);
+        return err == MPI_SUCCESS ? comm_coll_recv(agreed, 2, type, first, t, c) : err;
+    }
+    agreed[0] = mine[0];
+    agreed[1] = mine[1];
+    for (int r = 1; r < g->size && err == MPI_SUCCESS; r++) {
+        unsigned theirs[2];
+
+        err = comm_coll_recv(theirs, 2, type, create_parent_rank(c, g->world_ranks[r]), t, c);
+        agreed[0] |= theirs[0];
+        agreed[1] = theirs[1] > agreed[1] ? theirs[1] : agreed[1];
+    }
+    for (int r = 1; r < g->size && err == MPI_SUCCESS; r++) {
+        err = comm_coll_send(agreed, 2, type, create_parent_rank(c, g->world_ranks[r]), t, c);
+    }
+    return err;
+}
+
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     const char *func = "MPI_Comm_create_group";
-    struct comm_datatype *type = comm_datatype_lookup(MPI_UNSIGNED);
     struct comm_communicator *c;
     struct comm_group *g;
-    unsigned next = comm_communicator_next_context(), agreed = next;
-    int err = comm_api_enter_intracomm(func, comm, &c), t, first;
+    unsigned mine[2] = {0, comm_communicator_next_context()}, agreed[2] = {0, 0};
+    int err = comm_api_enter_intracomm(func, comm, &c), t;
 
     if (err == MPI_SUCCESS && newcomm == NULL) {
         err = comm_api_error(c, MPI_ERR_ARG, "%s: newcomm is NULL", func);
@@ -131,29 +159,25 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     if (err != MPI_SUCCESS) {
         return err;
     }
-    /* The first member takes the largest proposal and hands it back. */
+    /* As comm_api_agree_context, over the group: the largest proposal, then rounds in which
+     * every member claims it here, until no member finds it taken (another thread may make a
+     * communicator meanwhile). */
     t = CREATE_TAG_GROUP + tag % CREATE_TAG_SPAN;
-    first = create_parent_rank(c, g->world_ranks[0]);
-    if (g->rank == 0) {
-        for (int r = 1; r < g->size && err == MPI_SUCCESS; r++) {
-            unsigned theirs;
+    err = create_group_round(c, g, t, mine, agreed);
+    while (err == MPI_SUCCESS) {
+        unsigned candidate = agreed[1];
 
-            err = comm_coll_recv(&theirs, 1, type, create_parent_rank(c, g->world_ranks[r]), t, c);
-            agreed = theirs > agreed ? theirs : agreed;
-        }
-        for (int r = 1; r < g->size && err == MPI_SUCCESS; r++) {
-            err = comm_coll_send(&agreed, 1, type, create_parent_rank(c, g->world_ranks[r]), t, c);
-        }
-    } else {
-        err = comm_coll_send(&next, 1, type, first, t, c);
-        if (err == MPI_SUCCESS) {
-            err = comm_coll_recv(&agreed, 1, type, first, t, c);
+        mine[0] = comm_communicator_claim_context(candidate, &mine[1]) ? 0 : 1;
+        err = create_group_round(c, g, t, mine, agreed);
+        if (err == MPI_SUCCESS && agreed[0] == 0) {
+            agreed[1] = candidate;
+            break;
         }
     }
     if (err != MPI_SUCCESS) {
         return comm_api_error(c, err, "%s: cannot agree on a context", func);
     }
-    return create_from_group(func, c, g, agreed, newcomm);
+    return create_from_group(func, c, g, agreed[1], newcomm);
 }
 COMM_API_ALIAS(MPI_Comm_create_group);
 

@@ -7,7 +7,7 @@
  * Every thread of every rank, all at the same time:
  *   1. dups its own communicator from its thread's copy of MPI_COMM_WORLD (communicators made
  *      in several threads at once get distinct contexts), with an attribute of a keyval it
- *      made;
+ *      made, and one more from its group with MPI_Comm_create_group;
  *   2. on rank 0, waits for a message one thread of rank 1 sends 0.3 s later (on
  *      MPI_COMM_WORLD, its own tag): one thread drives progress
  *      and the others sleep, so at least three of the four hardly leave their core meanwhile
@@ -371,6 +371,9 @@ static void *thread_main(void *p)
 {
     struct thread_arg *a = p;
     int *sbuf = malloc(BIG), *rbuf = malloc(BIG), flag = -1, r, s, keyval, *value = NULL;
+    int mine, sum;
+    MPI_Group group;
+    MPI_Comm sub;
     MPI_Comm comm;
 
     CHECK(sbuf != NULL && rbuf != NULL);
@@ -383,6 +386,15 @@ static void *thread_main(void *p)
     CHECK(MPI_Comm_get_attr(comm, keyval, &value, &flag) == MPI_SUCCESS && flag == 1);
     CHECK(value == &a->t);
     CHECK(MPI_Comm_delete_attr(a->parent, keyval) == MPI_SUCCESS);
+    /* A communicator made over a group while the other threads make theirs. */
+    CHECK(MPI_Comm_group(comm, &group) == MPI_SUCCESS);
+    CHECK(MPI_Comm_create_group(comm, group, a->t, &sub) == MPI_SUCCESS);
+    CHECK(MPI_Group_free(&group) == MPI_SUCCESS);
+    CHECK(MPI_Comm_rank(sub, &r) == MPI_SUCCESS && r == rank);
+    mine = a->t + 1;
+    CHECK(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, sub) == MPI_SUCCESS);
+    CHECK(sum == size * (a->t + 1));
+    CHECK(MPI_Comm_free(&sub) == MPI_SUCCESS);
     CHECK(MPI_Comm_free_keyval(&keyval) == MPI_SUCCESS && keyval == MPI_KEYVAL_INVALID);
     CHECK(MPI_Comm_rank(comm, &r) == MPI_SUCCESS && r == rank);
     CHECK(MPI_Comm_size(comm, &s) == MPI_SUCCESS && s == size);
