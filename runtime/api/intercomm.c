@@ -50,6 +50,72 @@ static int inter_share(const char *func, struct comm_communicator *local, long *
                               : comm_api_error(local, err, "%s: cannot share the agreement", func);
 }
 
+/* How the leaders of the two groups trade two longs (OURS for THEIRS) and tell their groups;
+ * ARG is the caller's. */
+typedef int (*inter_trade_fn)(void *arg, long *ours, long *theirs);
+
+/*
+ * Makes sure CANDIDATE is new to every member of both groups, as comm_api_agree_context does
+ * for one: every member of LOCAL claims it, the group takes the largest of (taken, next
+ * context) of its members, the leaders trade theirs with TRADE, and while any member found it
+ * taken the largest next context is tried.  So threads of one process may make communicators
+ * at once.  *CONTEXT_OUT: the context agreed.
+ */
+static int inter_claim(const char *func, struct comm_communicator *local, uint32_t candidate,
+                       inter_trade_fn trade, void *arg, uint32_t *context_out)
+{
+    for (;;) {
+        unsigned mine[2], group[2];
+        long ours[2], theirs[2] = {0, 0};
+        int err;
+
+        mine[0] = comm_communicator_claim_context(candidate, &mine[1]) ? 0 : 1;
+        err = PMPI_Allreduce(mine, group, 2, MPI_UNSIGNED, MPI_MAX, local->handle);
+        if (err != MPI_SUCCESS) {
+            return comm_api_error(local, err, "%s: cannot agree on a context", func);
+        }
+        ours[0] = group[0];
+        ours[1] = group[1];
+        err = trade(arg, ours, theirs);
+        if (err != MPI_SUCCESS) {
+            return err;
+        }
+        if (ours[0] == 0 && theirs[0] == 0) {
+            *context_out = candidate;
+            return MPI_SUCCESS;
+        }
+        candidate = (uint32_t)(theirs[1] > ours[1] ? theirs[1] : ours[1]);
+    }
+}
+
+/* MPI_Intercomm_create's leaders, which trade through the peer communicator. */
+struct inter_create_leaders {
+    const char *func;
+    struct comm_communicator *local;
+    struct comm_communicator *peer; /* at the local leader only */
+    int local_leader;
+    int remote_leader;
+    int tag;
+};
+
+static int inter_create_trade(void *arg, long *ours, long *theirs)
+{
+    struct inter_create_leaders *l = arg;
+    int err;
+
+    if (l->local->rank == l->local_leader &&
+        comm_coll_sendrecv(ours, 2, inter_type(MPI_LONG), l->remote_leader, theirs, 2,
+                           inter_type(MPI_LONG), l->remote_leader, l->tag,
+                           l->peer) != MPI_SUCCESS) {
+        theirs[0] = -1; /* tells the group to give up */
+    }
+    err = inter_share(l->func, l->local, theirs, 2, l->local_leader);
+    if (err == MPI_SUCCESS && theirs[0] < 0) {
+        err = comm_api_error(l->local, MPI_ERR_OTHER, "%s: the leaders could not agree", l->func);
+    }
+    return err;
+}
+
 /*
  * Makes the intercommunicator of LOCAL's group (in LOCAL's order) and REMOTE_RANKS on CONTEXT,
  * with its local intracommunicator on CONTEXT + 2.
@@ -161,7 +227,18 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         err = inter_share(func, local, remote, (int)head[0], local_leader);
     }
     if (err == MPI_SUCCESS) {
-        err = inter_make(func, local, remote, (int)head[0], (uint32_t)head[1], &n);
+        struct inter_create_leaders l = {.func = func,
+                                         .local = local,
+                                         .peer = peer,
+                                         .local_leader = local_leader,
+                                         .remote_leader = remote_leader,
+                                         .tag = INTER_TAG_CREATE + tag % INTER_TAG_SPAN};
+        uint32_t context;
+
+        err = inter_claim(func, local, (uint32_t)head[1], inter_create_trade, &l, &context);
+        if (err == MPI_SUCCESS) {
+            err = inter_make(func, local, remote, (int)head[0], context, &n);
+        }
     }
     if (err == MPI_SUCCESS) {
         *newintercomm = n->handle;
@@ -191,10 +268,24 @@ static int inter_trade(const char *func, struct comm_communicator *c, long *ours
     return inter_share(func, c->local_comm, theirs, n, 0);
 }
 
+/* The leaders of an intercommunicator, which trade through it. */
+struct inter_agree_leaders {
+    const char *func;
+    struct comm_communicator *c;
+};
+
+static int inter_agree_trade(void *arg, long *ours, long *theirs)
+{
+    struct inter_agree_leaders *l = arg;
+
+    return inter_trade(l->func, l->c, ours, theirs, 2);
+}
+
 /* A context new to every member of both groups of C, and each group's HIGH flag. */
 static int inter_agree(const char *func, struct comm_communicator *c, long high, uint32_t *context,
                        long *remote_high)
 {
+    struct inter_agree_leaders l = {.func = func, .c = c};
     unsigned next;
     long ours[2], theirs[2] = {0, 0};
     int err = inter_local_next(func, c->local_comm, &next);
@@ -208,9 +299,10 @@ static int inter_agree(const char *func, struct comm_communicator *c, long high,
     if (err != MPI_SUCCESS) {
         return err;
     }
-    *context = (uint32_t)(theirs[0] > (long)next ? theirs[0] : (long)next);
     *remote_high = theirs[1];
-    return MPI_SUCCESS;
+    return inter_claim(func, c->local_comm,
+                       (uint32_t)(theirs[0] > (long)next ? theirs[0] : (long)next),
+                       inter_agree_trade, &l, context);
 }
 
 int comm_api_inter_dup(const char *func, struct comm_communicator *c,

@@ -7,7 +7,8 @@
  * Every thread of every rank, all at the same time:
  *   1. dups its own communicator from its thread's copy of MPI_COMM_WORLD (communicators made
  *      in several threads at once get distinct contexts), with an attribute of a keyval it
- *      made, and one more from its group with MPI_Comm_create_group;
+ *      made, one more from its group with MPI_Comm_create_group, and an intercommunicator
+ *      between even and odd ranks (MPI_Intercomm_create, then MPI_Intercomm_merge);
  *   2. on rank 0, waits for a message one thread of rank 1 sends 0.3 s later (on
  *      MPI_COMM_WORLD, its own tag): one thread drives progress
  *      and the others sleep, so at least three of the four hardly leave their core meanwhile
@@ -106,11 +107,13 @@ static long thread_switches(void)
  * the others sleep until their message is there.  A sleeping thread leaves its core a few
  * times; one that polls, or spins yielding its core, thousands of times (QUIET counts the
  * sleepers). */
-static void sleepers(int t, int *quiet)
+static void sleepers(int t, int *quiet, pthread_barrier_t *together)
 {
     int x = t;
     long switches;
 
+    /* No thread of this rank is still busy elsewhere (it might poll meanwhile). */
+    pthread_barrier_wait(together);
     if (rank == 1 && t == 0) {
         int out[NTHREADS];
         MPI_Request reqs[NTHREADS];
@@ -365,6 +368,7 @@ struct thread_arg {
     MPI_Comm parent; /* the thread's copy of MPI_COMM_WORLD */
     int *counts;     /* messages taken in step 4 by sending thread, then the claims */
     int *quiet;      /* threads of rank 0 that slept in step 2 */
+    pthread_barrier_t *together;
 };
 
 static void *thread_main(void *p)
@@ -373,7 +377,7 @@ static void *thread_main(void *p)
     int *sbuf = malloc(BIG), *rbuf = malloc(BIG), flag = -1, r, s, keyval, *value = NULL;
     int mine, sum;
     MPI_Group group;
-    MPI_Comm sub;
+    MPI_Comm sub, inter, merged;
     MPI_Comm comm;
 
     CHECK(sbuf != NULL && rbuf != NULL);
@@ -395,10 +399,19 @@ static void *thread_main(void *p)
     CHECK(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, sub) == MPI_SUCCESS);
     CHECK(sum == size * (a->t + 1));
     CHECK(MPI_Comm_free(&sub) == MPI_SUCCESS);
+    /* An intercommunicator between the even and the odd ranks, merged back. */
+    CHECK(MPI_Comm_split(comm, rank % 2, rank, &sub) == MPI_SUCCESS);
+    CHECK(MPI_Intercomm_create(sub, 0, comm, rank % 2 == 0 ? 1 : 0, a->t, &inter) == MPI_SUCCESS);
+    CHECK(MPI_Intercomm_merge(inter, rank % 2, &merged) == MPI_SUCCESS);
+    CHECK(MPI_Comm_size(merged, &s) == MPI_SUCCESS && s == size);
+    CHECK(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, merged) == MPI_SUCCESS);
+    CHECK(sum == size * (a->t + 1));
+    CHECK(MPI_Comm_free(&merged) == MPI_SUCCESS && MPI_Comm_free(&inter) == MPI_SUCCESS);
+    CHECK(MPI_Comm_free(&sub) == MPI_SUCCESS);
     CHECK(MPI_Comm_free_keyval(&keyval) == MPI_SUCCESS && keyval == MPI_KEYVAL_INVALID);
     CHECK(MPI_Comm_rank(comm, &r) == MPI_SUCCESS && r == rank);
     CHECK(MPI_Comm_size(comm, &s) == MPI_SUCCESS && s == size);
-    sleepers(a->t, a->quiet);
+    sleepers(a->t, a->quiet, a->together);
     order(a->t, rbuf);
     probes(a->t, sbuf, rbuf, a->counts);
     collectives(a->t, comm);
@@ -461,6 +474,7 @@ int main(int argc, char **argv)
 {
     struct thread_arg args[NTHREADS];
     pthread_t threads[NTHREADS];
+    pthread_barrier_t together;
     int provided = -1, q = -1, flag = -1, counts[NTHREADS + 1] = {0}, quiet = 0;
 
     if (argc > 1) {
@@ -475,8 +489,10 @@ int main(int argc, char **argv)
     CHECK(size >= 2);
     grequest();
     CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &shared) == MPI_SUCCESS);
+    CHECK(pthread_barrier_init(&together, NULL, NTHREADS) == 0);
     for (int t = 0; t < NTHREADS; t++) {
-        args[t] = (struct thread_arg){.t = t, .counts = counts, .quiet = &quiet};
+        args[t] =
+            (struct thread_arg){.t = t, .counts = counts, .quiet = &quiet, .together = &together};
         CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &args[t].parent) == MPI_SUCCESS);
     }
     for (int t = 0; t < NTHREADS; t++) {
@@ -486,6 +502,7 @@ int main(int argc, char **argv)
         CHECK(pthread_join(threads[t], NULL) == 0);
         CHECK(MPI_Comm_free(&args[t].parent) == MPI_SUCCESS);
     }
+    CHECK(pthread_barrier_destroy(&together) == 0);
     if (rank == 0) {
         CHECK(quiet >= NTHREADS - 1);
     }
