@@ -54,9 +54,26 @@ int comm_api_enter_comm(const char *func, MPI_Comm comm, struct comm_communicato
 int comm_api_enter_intracomm(const char *func, MPI_Comm comm,
                              struct comm_communicator **comm_out);
 
-/* Agrees with PARENT's other members (collectively) on a context new to all of them. */
+/* Agrees with PARENT's other members (collectively) on a context new to all of them: one
+ * allreduce, and more only while some member may take contexts in the meantime. */
 int comm_api_agree_context(const char *func, struct comm_communicator *parent,
                            uint32_t *context_out);
+
+/*
+ * comm_api_agree_context in two halves, for a caller that carries the proposals in an
+ * exchange of its own (MPI_Comm_split).  The proposal: this process's next free context, and
+ * whether that may grow while the exchange waits (1: an MPI_Comm_idup in flight here, whose
+ * progress reserves contexts, or other threads that may make communicators; else 0).  The
+ * settlement, collective over PARENT: given the largest proposal and whether any member's may
+ * grow, the context (with more allreduces in the second case only).
+ */
+void comm_api_context_proposal(unsigned *next_out, unsigned *unsettled_out);
+int comm_api_context_settle(const char *func, struct comm_communicator *parent, unsigned candidate,
+                            bool unsettled, uint32_t *context_out);
+
+/* MPI_Comm_idup's agreements in flight here: +1 when one starts, -1 when it has made its
+ * communicator (one that fails stays counted: agreements then take their longer way). */
+void comm_api_idup_inflight(int delta);
 
 /* A communicator of C's (local) group, in C's order, on CONTEXT. */
 int comm_api_make_comm(const char *func, struct comm_communicator *c, uint32_t context,
