@@ -54,6 +54,15 @@ int comm_api_enter_comm(const char *func, MPI_Comm comm, struct comm_communicato
 int comm_api_enter_intracomm(const char *func, MPI_Comm comm,
                              struct comm_communicator **comm_out);
 
+/*
+ * The runtime under the world model and the sessions (init.c): hold starts it when nothing
+ * holds it yet (at thread level REQUIRED, capped at what comm provides) and sets *PROVIDED_OUT
+ * to the level this holder gets; release ends it when its last holder lets go (a fence with
+ * every rank of the job).  Return a comm status (the cause logged where it was found).
+ */
+int comm_api_runtime_hold(int required, int *provided_out);
+int comm_api_runtime_release(void);
+
 /* Agrees with PARENT's other members (collectively) on a context new to all of them: one
  * allreduce, and more only while some member may take contexts in the meantime. */
 int comm_api_agree_context(const char *func, struct comm_communicator *parent,
