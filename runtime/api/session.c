@@ -328,11 +328,13 @@ static bool session_thread_level(const struct comm_info *info, int *level_out)
     return false;
 }
 
-/* Makes the session object of a started runtime; COMM_ERR_NOMEM. */
+/* Makes the session object of a started runtime (and the psets for the first one).  Returns
+ * COMM_OK, COMM_ERR_NOMEM, or COMM_ERR_BAD_PARAM (a pset name too long, logged). */
 static int session_open_new(struct comm_errhandler *eh, int level, struct comm_session **s_out)
 {
     struct comm_session *s = calloc(1, sizeof(*s));
     struct comm_session **more = realloc(session_open, (size_t)(session_nopen + 1) * sizeof(*more));
+    int rc = COMM_ERR_NOMEM;
 
     if (more != NULL) {
         session_open = more;
@@ -342,14 +344,13 @@ static int session_open_new(struct comm_errhandler *eh, int level, struct comm_s
         return COMM_ERR_NOMEM;
     }
     if (comm_info_set(s->info, "thread_level", session_thread_names[level]) < 0) {
-        comm_info_release(s->info);
-        free(s);
-        return COMM_ERR_NOMEM;
+        goto out_free;
     }
-    if (session_nopen == 0 && session_psets_make() < 0) {
-        comm_info_release(s->info);
-        free(s);
-        return COMM_ERR_NOMEM;
+    if (session_nopen == 0) {
+        rc = session_psets_make();
+        if (rc < 0) {
+            goto out_free;
+        }
     }
     s->magic = COMM_SESSION_MAGIC;
     s->errhandler = eh;
@@ -357,6 +358,10 @@ static int session_open_new(struct comm_errhandler *eh, int level, struct comm_s
     session_open[session_nopen++] = s;
     *s_out = s;
     return COMM_OK;
+out_free:
+    comm_info_release(s->info);
+    free(s);
+    return rc;
 }
 
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
@@ -393,7 +398,8 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     rc = session_open_new(eh, level, &s);
     if (rc < 0) {
         comm_api_runtime_release();
-        return session_raise(eh, MPI_SESSION_NULL, MPI_ERR_NO_MEM, "%s: out of memory", func);
+        return session_raise(eh, MPI_SESSION_NULL, comm_api_code_of_status(rc),
+                             "%s: cannot list the process sets: %s", func, comm_strerror(rc));
     }
     *session = (MPI_Session)s;
     return MPI_SUCCESS;
