@@ -62,6 +62,7 @@ struct session_pset {
     char *name;
     long *ranks;
     int size;
+    int cap; /* of ranks */
 };
 
 /* The job's process sets, made when the first session opens and freed when the last closes. */
@@ -174,7 +175,7 @@ static void session_psets_free(void)
 }
 
 /* Adds world rank RANK to the pset named NAME (made, last, if new).  COMM_ERR_NOMEM. */
-static int session_pset_add(const char *name, long rank, int cap)
+static int session_pset_add(const char *name, long rank)
 {
     struct session_pset *p = NULL;
 
@@ -190,12 +191,21 @@ static int session_pset_add(const char *name, long rank, int cap)
         }
         session_psets = more;
         p = &session_psets[session_npsets];
-        *p = (struct session_pset){.name = strdup(name),
-                                   .ranks = malloc((size_t)cap * sizeof(long))};
+        *p = (struct session_pset){.name = strdup(name)};
         session_npsets++;
-        if (p->name == NULL || p->ranks == NULL) {
+        if (p->name == NULL) {
             return COMM_ERR_NOMEM;
         }
+    }
+    if (p->size == p->cap) {
+        int cap = p->cap == 0 ? 8 : 2 * p->cap;
+        long *ranks = realloc(p->ranks, (size_t)cap * sizeof(*ranks));
+
+        if (ranks == NULL) {
+            return COMM_ERR_NOMEM;
+        }
+        p->ranks = ranks;
+        p->cap = cap;
     }
     p->ranks[p->size++] = rank;
     return COMM_OK;
@@ -255,7 +265,7 @@ static int session_host_psets(int size)
         } else {
             snprintf(name, sizeof(name), "comm://host/%s", host);
         }
-        rc = session_pset_add(name, r, size);
+        rc = session_pset_add(name, r);
     }
 out_free:
     free(group);
@@ -271,10 +281,10 @@ static int session_psets_make(void)
     char name[MPI_MAX_PSET_NAME_LEN + 64];
 
     for (long r = 0; r < size && rc == COMM_OK; r++) {
-        rc = session_pset_add("mpi://WORLD", r, size);
+        rc = session_pset_add("mpi://WORLD", r);
     }
     if (rc == COMM_OK) {
-        rc = session_pset_add("mpi://SELF", job->rank, 1);
+        rc = session_pset_add("mpi://SELF", job->rank);
     }
     if (rc == COMM_OK) {
         rc = session_host_psets(size);
@@ -282,7 +292,7 @@ static int session_psets_make(void)
     for (int level = 1; level < comm_job_topo_nlevels() && rc == COMM_OK; level++) {
         for (long r = 0; r < size && rc == COMM_OK; r++) {
             if (session_switch_name(r, level, name, sizeof(name))) {
-                rc = session_pset_add(name, r, size);
+                rc = session_pset_add(name, r);
             }
         }
     }
