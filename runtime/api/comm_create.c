@@ -194,6 +194,8 @@ static int idup_step(struct comm_coll_sched *s, void *arg)
         st->candidate = st->agreed[1];
         return idup_check(s, st);
     }
+    /* The candidate was reserved at the check: nothing here takes contexts any more. */
+    comm_api_idup_inflight(-1);
     err = comm_api_make_comm("MPI_Comm_idup", st->parent, st->candidate, &n);
     if (err != MPI_SUCCESS) {
         return err;
@@ -234,6 +236,9 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         err = comm_coll_iallreduce(s, st->mine, st->agreed, 2, type, comm_op_lookup(MPI_MAX));
         if (err == MPI_SUCCESS) {
             err = comm_coll_sched_call(s, idup_step, st);
+        }
+        if (err == MPI_SUCCESS) {
+            comm_api_idup_inflight(1);
         }
     } else {
         err = MPI_ERR_NO_MEM;
