@@ -129,6 +129,7 @@ enum comm_api_handle_kind {
     COMM_API_HANDLE_INFO,
     COMM_API_HANDLE_ERRHANDLER,
     COMM_API_HANDLE_MESSAGE,
+    COMM_API_HANDLE_SESSION,
     COMM_API_HANDLE_NKINDS,
 };
 void comm_api_handle_forget(enum comm_api_handle_kind kind, const void *handle);

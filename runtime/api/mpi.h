@@ -1513,6 +1513,10 @@ COMM_MPI_API int PMPI_T_category_changed(int *stamp);
 /* ---- MPI 4.0 sessions (runtime/api/session.c) ------------------------------------------ */
 typedef struct comm_session *MPI_Session;
 #define MPI_SESSION_NULL ((MPI_Session)0x130)
+COMM_MPI_API MPI_Fint MPI_Session_c2f(MPI_Session session);
+COMM_MPI_API MPI_Fint PMPI_Session_c2f(MPI_Session session);
+COMM_MPI_API MPI_Session MPI_Session_f2c(MPI_Fint session);
+COMM_MPI_API MPI_Session PMPI_Session_f2c(MPI_Fint session);
 typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_code, ...);
 #define MPI_MAX_PSET_NAME_LEN 512
 #define MPI_MAX_STRINGTAG_LEN 256

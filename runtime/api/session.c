@@ -438,6 +438,7 @@ int PMPI_Session_finalize(MPI_Session *session)
     if (session_nopen == 0) {
         session_psets_free();
     }
+    comm_api_handle_forget(COMM_API_HANDLE_SESSION, *session);
     *session = MPI_SESSION_NULL;
     s->magic = 0;
     comm_info_release(s->info);

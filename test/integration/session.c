@@ -254,6 +254,7 @@ static void world_round(MPI_Session s, int world_size, const char *tag)
 int main(int argc, char **argv)
 {
     MPI_Session s1, s2, s;
+    MPI_Fint fs2;
     MPI_Group world;
     MPI_Comm comm;
     int flag = 1, world_size, result, n;
@@ -275,6 +276,10 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s2) == MPI_SUCCESS);
     CHECK(s2 != s1);
+    /* Fortran handles: a user session's index names it until it is finalized. */
+    CHECK(MPI_Session_c2f(MPI_SESSION_NULL) == 0 && MPI_Session_f2c(0) == MPI_SESSION_NULL);
+    CHECK(MPI_Session_f2c(MPI_Session_c2f(s2)) == s2 && MPI_Session_c2f(s1) != MPI_Session_c2f(s2));
+    CHECK(MPI_Session_f2c(-5) == MPI_SESSION_NULL && MPI_Session_f2c(100000) == MPI_SESSION_NULL);
     CHECK(MPI_Group_from_session_pset(s2, "mpi://WORLD", &world) == MPI_SUCCESS);
     comm = check_comm(world, world, "with the world model");
     MPI_Comm_compare(comm, MPI_COMM_WORLD, &result);
@@ -293,8 +298,9 @@ int main(int argc, char **argv)
     MPI_Finalized(&flag);
     CHECK(flag);
     world_round(s1, world_size, "after MPI_Finalize");
+    fs2 = MPI_Session_c2f(s2);
     CHECK(MPI_Session_finalize(&s2) == MPI_SUCCESS);
-    CHECK(s2 == MPI_SESSION_NULL);
+    CHECK(s2 == MPI_SESSION_NULL && MPI_Session_f2c(fs2) == MPI_SESSION_NULL);
     CHECK(MPI_Session_finalize(&s1) == MPI_SUCCESS);
 
     /* 4: sessions again, each starting the runtime anew. */
