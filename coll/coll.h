@@ -151,6 +151,14 @@ struct comm_coll_call {
 const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
                                                    const struct comm_coll_call *call);
 
+/* Whether COMM_COLL_<OP> of FAMILY names an algorithm (rather than auto): an algorithm
+ * forced so is to run as itself from the first call, as the tests of each algorithm need. */
+bool comm_coll_is_forced(enum comm_coll_family family);
+
+/* COMM_COLL_SHM_LAZY: how many small collectives a host-local communicator runs with messages
+ * before it sets up its shared-memory segment (coll/shm/coll_shm.h). */
+unsigned comm_coll_shm_lazy(void);
+
 /* For comm-info: the operation's name ("allreduce"), its INDEXth algorithm (NULL past the
  * last), and what its restrictions mean in words ("" when it has none). */
 const char *comm_coll_family_name(enum comm_coll_family family);

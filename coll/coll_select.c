@@ -180,6 +180,16 @@ static const struct comm_setting coll_settings[] = {
      .help = "bytes of the whole vector from which auto runs reduce-scatter over the hierarchy "
              "when a topology file spans racks",
      .audience = COMM_AUDIENCE_TUNER},
+    /* After the floors: coll/shm's (comm_coll_shm_lazy). */
+    {.name = "COMM_COLL_SHM_LAZY",
+     .type = COMM_SETTING_INT,
+     .default_value = "64",
+     .min = 0,
+     .max = 1L << 30,
+     .help = "small collectives (barriers, and broadcasts and reductions of up to 112 bytes) a "
+             "communicator on one host runs with messages before it sets up its shared-memory "
+             "segment; 0 sets it up at the first collective",
+     .audience = COMM_AUDIENCE_TUNER},
 };
 
 const struct comm_setting_table comm_coll_settings = {
@@ -352,18 +362,43 @@ const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
 /* The floors, read at their first use (the environment is fixed); -1: not read yet. */
 static _Atomic long coll_hier_floors[COMM_COLL_HIER_NFLOORS] = {-1, -1, -1, -1, -1, -1};
 
-size_t comm_coll_hier_floor(enum comm_coll_hier_floor which)
+/* The integer setting coll_settings[INDEX], read at its first use into *CACHE (-1 until then:
+ * the environment is fixed). */
+static long coll_int_setting(_Atomic long *cache, size_t index)
 {
-    long v = atomic_load_explicit(&coll_hier_floors[which], memory_order_relaxed);
+    long v = atomic_load_explicit(cache, memory_order_relaxed);
 
     if (v < 0) {
         /* Checked at MPI_Init with every setting: a malformed value never gets here. */
-        if (comm_config_get_int(&coll_settings[COMM_COLL_NFAMILIES + which], &v) < 0) {
+        if (comm_config_get_int(&coll_settings[index], &v) < 0) {
             v = 0;
         }
-        atomic_store_explicit(&coll_hier_floors[which], v, memory_order_relaxed);
+        atomic_store_explicit(cache, v, memory_order_relaxed);
     }
-    return (size_t)v;
+    return v;
+}
+
+size_t comm_coll_hier_floor(enum comm_coll_hier_floor which)
+{
+    return (size_t)coll_int_setting(&coll_hier_floors[which], COMM_COLL_NFAMILIES + which);
+}
+
+/* -1: not read yet. */
+static _Atomic long coll_shm_lazy = -1;
+
+unsigned comm_coll_shm_lazy(void)
+{
+    return (unsigned)coll_int_setting(&coll_shm_lazy, COMM_COLL_NFAMILIES + COMM_COLL_HIER_NFLOORS);
+}
+
+bool comm_coll_is_forced(enum comm_coll_family family)
+{
+    int index = atomic_load_explicit(&coll_forced[family], memory_order_relaxed);
+
+    if (index == COLL_FORCED_UNREAD) {
+        index = coll_forced_read(family);
+    }
+    return index != COLL_FORCED_AUTO;
 }
 
 const char *comm_coll_family_name(enum comm_coll_family family)

@@ -156,6 +156,7 @@ static void communicator_free_coll_state(struct comm_communicator *c)
     }
     c->coll_state = NULL;
     c->coll_state_free = NULL;
+    c->coll_shm_deferred = 0;
     if (c->hier_free != NULL) {
         c->hier_free(c);
     }

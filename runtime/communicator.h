@@ -49,6 +49,7 @@ struct comm_communicator {
      * and how to free it; called when the communicator is freed and at finalize. */
     void *coll_state;
     void (*coll_state_free)(struct comm_communicator *comm);
+    unsigned coll_shm_deferred; /* small collectives run before the shm segment (coll/shm) */
     /* The hierarchy the hierarchical collectives run over (coll/hier owns it; built at the
      * first one), and how to free it.  HIER_STAGE: this communicator is one of another's
      * hierarchy stages, and never gets a hierarchy of its own. */

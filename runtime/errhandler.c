@@ -38,14 +38,34 @@ MPI_Errhandler comm_errhandler_handle(struct comm_errhandler *eh)
     return (MPI_Errhandler)eh;
 }
 
-struct comm_errhandler *comm_errhandler_create(MPI_Comm_errhandler_function *fn)
+/* A user handler with one reference and no function yet. */
+static struct comm_errhandler *errhandler_new(void)
 {
     struct comm_errhandler *eh = calloc(1, sizeof(*eh));
 
     if (eh != NULL) {
         eh->kind = COMM_ERRHANDLER_USER;
         eh->refcount = 1;
+    }
+    return eh;
+}
+
+struct comm_errhandler *comm_errhandler_create(MPI_Comm_errhandler_function *fn)
+{
+    struct comm_errhandler *eh = errhandler_new();
+
+    if (eh != NULL) {
         eh->fn = fn;
+    }
+    return eh;
+}
+
+struct comm_errhandler *comm_errhandler_create_session(MPI_Session_errhandler_function *fn)
+{
+    struct comm_errhandler *eh = errhandler_new();
+
+    if (eh != NULL) {
+        eh->session_fn = fn;
     }
     return eh;
 }

@@ -22,7 +22,8 @@ enum comm_errhandler_kind {
 struct comm_errhandler {
     enum comm_errhandler_kind kind;
     int refcount;
-    MPI_Comm_errhandler_function *fn;
+    MPI_Comm_errhandler_function *fn;            /* a communicator's user handler, or NULL */
+    MPI_Session_errhandler_function *session_fn; /* a session's user handler, or NULL */
 };
 
 /* The object behind a handle, or NULL (MPI_ERRHANDLER_NULL or a handle that names nothing). */
@@ -33,6 +34,9 @@ MPI_Errhandler comm_errhandler_handle(struct comm_errhandler *eh);
 
 /* A new user handler with one reference; NULL when out of memory. */
 struct comm_errhandler *comm_errhandler_create(MPI_Comm_errhandler_function *fn);
+
+/* The same for a session's handler (MPI_Session_create_errhandler). */
+struct comm_errhandler *comm_errhandler_create_session(MPI_Session_errhandler_function *fn);
 
 void comm_errhandler_retain(struct comm_errhandler *eh);
 void comm_errhandler_release(struct comm_errhandler *eh);

@@ -173,7 +173,7 @@ int comm_runtime_init(const struct comm_setting_table *const *tables, size_t nta
     Dl_info where;
     int rc;
 
-    if (runtime_state != COMM_RUNTIME_NOT_STARTED) {
+    if (runtime_state == COMM_RUNTIME_RUNNING) {
         return COMM_ERR_STATE;
     }
     rc = comm_pmix_init(&runtime_job);

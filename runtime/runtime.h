@@ -26,7 +26,8 @@ enum comm_runtime_state {
  * Brings the process into the job: connects to the process manager, sets the log identity,
  * checks every setting of TABLES in the environment (warning about unknown COMM_* names on
  * rank 0), configures logging, and checks with a fence that every rank runs the same libcomm.
- * THREAD_LEVEL is the level granted.  Returns COMM_OK, COMM_ERR_STATE (already started),
+ * THREAD_LEVEL is the level granted.  A runtime that was finalized may start again (sessions
+ * do: runtime/api/init.c).  Returns COMM_OK, COMM_ERR_STATE (running already),
  * COMM_ERR_BAD_PARAM (a malformed setting, logged), or COMM_ERR_PMIX.
  */
 int comm_runtime_init(const struct comm_setting_table *const *tables, size_t ntables,

@@ -53,8 +53,9 @@ int comm_coll_alltoall_shm(const void *sbuf, const int *scounts, const MPI_Aint 
     /* A send block of another size than the receive blocks (an erroneous call) moves what
      * fits, and says so, without leaving the others waiting. */
     take = sblock < block ? sblock : block;
-    err = block * (size_t)p <= comm_coll_shm_slot_size(p) ? comm_coll_shm_get(comm, &shm)
-                                                          : MPI_SUCCESS;
+    err = block * (size_t)p <= comm_coll_shm_slot_size(p)
+              ? comm_coll_shm_get(comm, block * (size_t)p > COMM_COLL_SHM_MAIL_BYTES, &shm)
+              : MPI_SUCCESS;
     if (err != MPI_SUCCESS) {
         return err;
     }

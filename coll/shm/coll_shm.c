@@ -231,7 +231,7 @@ bool comm_coll_shm_allowed(const struct comm_communicator *comm)
     return comm->host_local && comm_btl_shm_is_enabled();
 }
 
-int comm_coll_shm_get(struct comm_communicator *comm, struct comm_coll_shm **shm_out)
+int comm_coll_shm_get(struct comm_communicator *comm, bool now, struct comm_coll_shm **shm_out)
 {
     struct comm_coll_shm *shm;
     int err;
@@ -248,6 +248,12 @@ int comm_coll_shm_get(struct comm_communicator *comm, struct comm_coll_shm **shm
     if (comm->coll_state != NULL || comm->coll_state_free != NULL) {
         /* Another part of the collective layer keeps its state here (the same on every
          * member, as it is made collectively too). */
+        return MPI_SUCCESS;
+    }
+    /* Making a segment costs file calls and two message rounds: a short-lived communicator's
+     * few barriers are cheaper with messages alone. */
+    if (!now && comm->coll_shm_deferred < comm_coll_shm_lazy()) {
+        comm->coll_shm_deferred++;
         return MPI_SUCCESS;
     }
     shm = calloc(1, sizeof(*shm));

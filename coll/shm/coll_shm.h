@@ -5,9 +5,14 @@
  * Layer: coll.  Must not: be used on a communicator whose members are not all on this host;
  * send point-to-point messages except while making the segment.
  *
- * Life cycle: the segment is made at the first shm collective on a communicator (a collective
- * step: every member takes part) and lives in comm->coll_state until the communicator is freed
- * or the library finalizes; freeing only unmaps it, with no message.  Rank 0 creates the file
+ * Life cycle: the segment is made at the first shm collective on a communicator that moves
+ * more than a control line holds, or at the first one after COMM_COLL_SHM_LAZY small ones
+ * (which the callers run with messages: a communicator that lives for a few barriers never
+ * pays for a segment), or at the first one of an algorithm forced with COMM_COLL_<OP>.  That
+ * is a collective step: every member takes part, at the same call, since every member makes
+ * the same calls with the same sizes.  The segment lives in comm->coll_state until the communicator
+ * is freed or the library finalizes; freeing only unmaps it, with no message.  Rank 0 creates the
+ * file
  * /<nspace>.coll.<context>.<world rank of rank 0>, the others map it, and rank 0 unlinks it
  * once every member has agreed that it could map it, so nothing stays in /dev/shm.  When any
  * member fails, all of them learn it and the communicator keeps the message-based algorithms
@@ -112,13 +117,15 @@ struct comm_coll_shm {
 };
 
 /*
- * The segment of COMM, made at the first call (a collective step on COMM: every member must
- * call it at the same point).  *shm_out is NULL when COMM cannot use one (not host-local, a
- * single rank, or the segment could not be made on some member, which every member then
+ * The segment of COMM, made at the first call with NOW set, or at the first after
+ * COMM_COLL_SHM_LAZY calls without (a collective step on COMM: every member must call it at the
+ * same point, with the same NOW).  Callers set NOW when the call needs the slots or its
+ * algorithm was forced.  *shm_out is NULL when COMM cannot use one (not host-local, a single
+ * rank, not made yet, or the segment could not be made on some member, which every member then
  * knows); the caller falls back to a message-based algorithm.  Returns MPI_SUCCESS, or the
  * MPI error of a failed message while agreeing (then *shm_out is NULL).
  */
-int comm_coll_shm_get(struct comm_communicator *comm, struct comm_coll_shm **shm_out);
+int comm_coll_shm_get(struct comm_communicator *comm, bool now, struct comm_coll_shm **shm_out);
 
 /* Whether the shared-memory algorithms may serve COMM: every member on this host, and shared
  * memory not turned off with COMM_SHM=0. */

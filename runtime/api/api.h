@@ -54,9 +54,42 @@ int comm_api_enter_comm(const char *func, MPI_Comm comm, struct comm_communicato
 int comm_api_enter_intracomm(const char *func, MPI_Comm comm,
                              struct comm_communicator **comm_out);
 
-/* Agrees with PARENT's other members (collectively) on a context new to all of them. */
+/*
+ * The runtime under the world model and the sessions (init.c): hold starts it when nothing
+ * holds it yet (at thread level REQUIRED, capped at what comm provides) and sets *PROVIDED_OUT
+ * to the level this holder gets; release ends it when its last holder lets go (a fence with
+ * every rank of the job).  Return a comm status (the cause logged where it was found).
+ */
+int comm_api_runtime_hold(int required, int *provided_out);
+int comm_api_runtime_release(void);
+
+/* Agrees with PARENT's other members (collectively) on a context new to all of them: one
+ * allreduce, and more only while some member may take contexts in the meantime. */
 int comm_api_agree_context(const char *func, struct comm_communicator *parent,
                            uint32_t *context_out);
+
+/*
+ * comm_api_agree_context in two halves, for a caller that carries the proposals in an
+ * exchange of its own (MPI_Comm_split).  The proposal: this process's next free context, and
+ * whether that may grow while the exchange waits (1: an MPI_Comm_idup in flight here, whose
+ * progress reserves contexts, or other threads that may make communicators; else 0).  The
+ * settlement, collective over PARENT: given the largest proposal and whether any member's may
+ * grow, the context (with more allreduces in the second case only).
+ */
+void comm_api_context_proposal(unsigned *next_out, unsigned *unsettled_out);
+int comm_api_context_settle(const char *func, struct comm_communicator *parent, unsigned candidate,
+                            bool unsettled, uint32_t *context_out);
+
+/* A context new to every member of G (this process among them), agreed through its first
+ * member with point-to-point on C's collective context with TAG (C holds every member): as
+ * comm_api_agree_context, with rounds of claims when a member may be making another
+ * communicator meanwhile.  MPI_SUCCESS or the error of the exchange (not raised). */
+int comm_api_group_agree_context(struct comm_communicator *c, const struct comm_group *g,
+                                 int tag, uint32_t *context_out);
+
+/* MPI_Comm_idup's agreements in flight here: +1 when one starts, -1 when it has made its
+ * communicator (one that fails stays counted: agreements then take their longer way). */
+void comm_api_idup_inflight(int delta);
 
 /* A communicator of C's (local) group, in C's order, on CONTEXT. */
 int comm_api_make_comm(const char *func, struct comm_communicator *c, uint32_t context,
@@ -103,6 +136,7 @@ enum comm_api_handle_kind {
     COMM_API_HANDLE_INFO,
     COMM_API_HANDLE_ERRHANDLER,
     COMM_API_HANDLE_MESSAGE,
+    COMM_API_HANDLE_SESSION,
     COMM_API_HANDLE_NKINDS,
 };
 void comm_api_handle_forget(enum comm_api_handle_kind kind, const void *handle);

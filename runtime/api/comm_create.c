@@ -136,13 +136,36 @@ static int create_group_round(struct comm_communicator *c, const struct comm_gro
     return err;
 }
 
+int comm_api_group_agree_context(struct comm_communicator *c, const struct comm_group *g,
+                                 int tag, uint32_t *context_out)
+{
+    unsigned mine[2], agreed[2], candidate;
+    int err;
+
+    comm_api_context_proposal(&mine[1], &mine[0]);
+    err = create_group_round(c, g, tag, mine, agreed);
+    candidate = agreed[1];
+    /* A member said the largest proposal might be taken meanwhile (another thread, or an
+     * MPI_Comm_idup, makes a communicator): every member claims it, until none finds it
+     * taken. */
+    while (err == MPI_SUCCESS && agreed[0] != 0) {
+        mine[0] = comm_communicator_claim_context(candidate, &mine[1]) ? 0 : 1;
+        err = create_group_round(c, g, tag, mine, agreed);
+        candidate = agreed[0] != 0 ? agreed[1] : candidate;
+    }
+    if (err == MPI_SUCCESS) {
+        *context_out = candidate;
+    }
+    return err;
+}
+
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     const char *func = "MPI_Comm_create_group";
     struct comm_communicator *c;
     struct comm_group *g;
-    unsigned mine[2] = {0, comm_communicator_next_context()}, agreed[2] = {0, 0};
-    int err = comm_api_enter_intracomm(func, comm, &c), t;
+    uint32_t context;
+    int err = comm_api_enter_intracomm(func, comm, &c);
 
     if (err == MPI_SUCCESS && newcomm == NULL) {
         err = comm_api_error(c, MPI_ERR_ARG, "%s: newcomm is NULL", func);
@@ -159,25 +182,11 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     if (err != MPI_SUCCESS) {
         return err;
     }
-    /* As comm_api_agree_context, over the group: the largest proposal, then rounds in which
-     * every member claims it here, until no member finds it taken (another thread may make a
-     * communicator meanwhile). */
-    t = CREATE_TAG_GROUP + tag % CREATE_TAG_SPAN;
-    err = create_group_round(c, g, t, mine, agreed);
-    while (err == MPI_SUCCESS) {
-        unsigned candidate = agreed[1];
-
-        mine[0] = comm_communicator_claim_context(candidate, &mine[1]) ? 0 : 1;
-        err = create_group_round(c, g, t, mine, agreed);
-        if (err == MPI_SUCCESS && agreed[0] == 0) {
-            agreed[1] = candidate;
-            break;
-        }
-    }
+    err = comm_api_group_agree_context(c, g, CREATE_TAG_GROUP + tag % CREATE_TAG_SPAN, &context);
     if (err != MPI_SUCCESS) {
         return comm_api_error(c, err, "%s: cannot agree on a context", func);
     }
-    return create_from_group(func, c, g, agreed[1], newcomm);
+    return create_from_group(func, c, g, context, newcomm);
 }
 COMM_API_ALIAS(MPI_Comm_create_group);
 
@@ -216,6 +225,8 @@ static int idup_step(struct comm_coll_sched *s, void *arg)
         st->candidate = st->agreed[1];
         return idup_check(s, st);
     }
+    /* The candidate was reserved at the check: nothing here takes contexts any more. */
+    comm_api_idup_inflight(-1);
     err = comm_api_make_comm("MPI_Comm_idup", st->parent, st->candidate, &n);
     if (err != MPI_SUCCESS) {
         return err;
@@ -256,6 +267,9 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         err = comm_coll_iallreduce(s, st->mine, st->agreed, 2, type, comm_op_lookup(MPI_MAX));
         if (err == MPI_SUCCESS) {
             err = comm_coll_sched_call(s, idup_step, st);
+        }
+        if (err == MPI_SUCCESS) {
+            comm_api_idup_inflight(1);
         }
     } else {
         err = MPI_ERR_NO_MEM;

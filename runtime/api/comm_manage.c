@@ -3,9 +3,11 @@
  * MPI_Comm_free, and comparing and naming them.
  *
  * Layer: runtime API.  A new communicator's context is the largest "next free context" of its
- * members, agreed with an allreduce on the parent and confirmed free everywhere with a second
- * one, so it is new to every member even when several communicators are made at once in
- * overlapping groups.
+ * members, agreed with an allreduce on the parent, so it is new to every member even when
+ * several communicators are made at once in overlapping groups.  It is confirmed free
+ * everywhere with more allreduces only when some member's next context may have grown while
+ * the first one waited (a nonblocking agreement in flight there, or other threads): a process
+ * that makes communicators one at a time pays one allreduce per communicator.
  */
 #include "config.h"
 
@@ -20,29 +22,59 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* MPI_Comm_idup calls not yet settled; atomic (threads at MPI_THREAD_MULTIPLE). */
+static unsigned manage_idups_inflight = 0;
+
+void comm_api_idup_inflight(int delta)
+{
+    __atomic_add_fetch(&manage_idups_inflight, (unsigned)delta, __ATOMIC_RELAXED);
+}
+
+void comm_api_context_proposal(unsigned *next_out, unsigned *unsettled_out)
+{
+    *next_out = comm_communicator_next_context();
+    *unsettled_out =
+        __atomic_load_n(&manage_idups_inflight, __ATOMIC_RELAXED) > 0 ||
+        comm_runtime_thread_level() == MPI_THREAD_MULTIPLE;
+}
+
 /*
- * The largest proposal may have been taken here while the allreduce waited: progress runs a
- * pending MPI_Comm_idup, which reserves its own candidate.  So, as MPI_Comm_idup does, every
- * member then reserves the candidate and says whether it was still free; any "taken" starts
- * another round from the members' new maxima.
+ * The largest proposal may have been taken here while the exchange waited: progress runs a
+ * pending MPI_Comm_idup, which reserves its own candidate.  So, when a member said it might
+ * be, every member reserves the candidate, as MPI_Comm_idup does, and says whether it was
+ * still free; any "taken" starts another round from the members' new maxima.
  */
+int comm_api_context_settle(const char *func, struct comm_communicator *parent, unsigned candidate,
+                            bool unsettled, uint32_t *context_out)
+{
+    unsigned mine[2], agreed[2];
+    int err;
+
+    while (unsettled) {
+        mine[0] = comm_communicator_claim_context(candidate, &mine[1]) ? 0 : 1;
+        err = PMPI_Allreduce(mine, agreed, 2, MPI_UNSIGNED, MPI_MAX, parent->handle);
+        if (err != MPI_SUCCESS) {
+            return comm_api_error(parent, err, "%s: cannot agree on a context", func);
+        }
+        unsettled = agreed[0] != 0;
+        candidate = unsettled ? agreed[1] : candidate;
+    }
+    *context_out = candidate;
+    return MPI_SUCCESS;
+}
+
 int comm_api_agree_context(const char *func, struct comm_communicator *parent,
                            uint32_t *context_out)
 {
-    unsigned mine[2] = {0, comm_communicator_next_context()}, agreed[2] = {0, 0};
-    int err = PMPI_Allreduce(mine, agreed, 2, MPI_UNSIGNED, MPI_MAX, parent->handle);
+    unsigned mine[2], agreed[2];
+    int err;
 
-    while (err == MPI_SUCCESS) {
-        unsigned candidate = agreed[1];
-
-        mine[0] = comm_communicator_claim_context(candidate, &mine[1]) ? 0 : 1;
-        err = PMPI_Allreduce(mine, agreed, 2, MPI_UNSIGNED, MPI_MAX, parent->handle);
-        if (err == MPI_SUCCESS && agreed[0] == 0) {
-            *context_out = candidate;
-            return MPI_SUCCESS;
-        }
+    comm_api_context_proposal(&mine[1], &mine[0]);
+    err = PMPI_Allreduce(mine, agreed, 2, MPI_UNSIGNED, MPI_MAX, parent->handle);
+    if (err != MPI_SUCCESS) {
+        return comm_api_error(parent, err, "%s: cannot agree on a context", func);
     }
-    return comm_api_error(parent, err, "%s: cannot agree on a context", func);
+    return comm_api_context_settle(func, parent, agreed[1], agreed[0] != 0, context_out);
 }
 
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
@@ -118,11 +150,18 @@ static int manage_by_key(const void *a, const void *b)
     return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
+/* What each member of a split says in its one exchange: its color and key, and its context
+ * proposal (comm_api_context_proposal). */
+enum { SPLIT_COLOR, SPLIT_KEY, SPLIT_NEXT, SPLIT_UNSETTLED, SPLIT_FIELDS };
+
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     struct comm_communicator *c, *n;
     uint32_t context;
-    int *pairs = NULL, *members = NULL, nmembers = 0, me = -1;
+    long long *said = NULL;
+    unsigned next, unsettled, candidate = 0;
+    bool any_unsettled = false;
+    int *members = NULL, nmembers = 0, me = -1;
     long *ranks = NULL;
     int err = comm_api_enter_intracomm("MPI_Comm_split", comm, &c);
 
@@ -138,20 +177,32 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
                               "non-negative, or MPI_UNDEFINED)",
                               color);
     }
-    /* Everyone learns every (color, key): each rank fills its slot, a sum fills the rest. */
-    pairs = calloc((size_t)c->size * 2, sizeof(*pairs));
+    /* Everyone learns what every member said in one exchange: each rank fills its slot, a sum
+     * fills the rest. */
+    said = calloc((size_t)c->size * SPLIT_FIELDS, sizeof(*said));
     members = malloc((size_t)c->size * 2 * sizeof(*members));
     ranks = malloc((size_t)c->size * sizeof(*ranks));
-    if (pairs == NULL || members == NULL || ranks == NULL) {
+    if (said == NULL || members == NULL || ranks == NULL) {
         err = comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory");
         goto out_free;
     }
-    pairs[2 * c->rank] = color;
-    pairs[2 * c->rank + 1] = key;
-    err = PMPI_Allreduce(MPI_IN_PLACE, pairs, c->size * 2, MPI_INT, MPI_SUM, comm);
-    if (err == MPI_SUCCESS) {
-        err = comm_api_agree_context("MPI_Comm_split", c, &context);
+    comm_api_context_proposal(&next, &unsettled);
+    said[SPLIT_FIELDS * c->rank + SPLIT_COLOR] = color;
+    said[SPLIT_FIELDS * c->rank + SPLIT_KEY] = key;
+    said[SPLIT_FIELDS * c->rank + SPLIT_NEXT] = next;
+    said[SPLIT_FIELDS * c->rank + SPLIT_UNSETTLED] = unsettled;
+    err = PMPI_Allreduce(MPI_IN_PLACE, said, c->size * SPLIT_FIELDS, MPI_LONG_LONG, MPI_SUM, comm);
+    if (err != MPI_SUCCESS) {
+        goto out_free;
     }
+    for (int r = 0; r < c->size; r++) {
+        const long long *theirs = &said[SPLIT_FIELDS * r];
+
+        candidate =
+            (unsigned)theirs[SPLIT_NEXT] > candidate ? (unsigned)theirs[SPLIT_NEXT] : candidate;
+        any_unsettled = any_unsettled || theirs[SPLIT_UNSETTLED] != 0;
+    }
+    err = comm_api_context_settle("MPI_Comm_split", c, candidate, any_unsettled, &context);
     if (err != MPI_SUCCESS) {
         goto out_free;
     }
@@ -160,8 +211,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         goto out_free;
     }
     for (int r = 0; r < c->size; r++) {
-        if (pairs[2 * r] == color) {
-            members[2 * nmembers] = pairs[2 * r + 1];
+        if (said[SPLIT_FIELDS * r + SPLIT_COLOR] == color) {
+            members[2 * nmembers] = (int)said[SPLIT_FIELDS * r + SPLIT_KEY];
             members[2 * nmembers + 1] = r;
             nmembers++;
         }
@@ -182,7 +233,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 out_free:
     free(ranks);
     free(members);
-    free(pairs);
+    free(said);
     return err;
 }
 COMM_API_ALIAS(MPI_Comm_split);

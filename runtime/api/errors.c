@@ -93,6 +93,7 @@ static const char *const api_class_text[] = {
     [MPI_T_ERR_PVAR_NO_ATOMIC] = "performance variable cannot be read and reset atomically",
     [MPI_T_ERR_INVALID_NAME] = "tools interface: no variable or category of that name",
     [MPI_T_ERR_INVALID] = "tools interface: invalid use",
+    [MPI_ERR_SESSION] = "invalid session",
 };
 
 enum { API_NCLASSES = sizeof(api_class_text) / sizeof(api_class_text[0]) };
@@ -317,11 +318,12 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return err;
     }
     eh = comm_errhandler_lookup(errhandler);
-    if (eh == NULL) {
+    if (eh == NULL || eh->session_fn != NULL) {
         return comm_api_error(c, MPI_ERR_ARG,
                               "MPI_Comm_set_errhandler: invalid error handler "
-                              "%#lx",
-                              (unsigned long)(uintptr_t)errhandler);
+                              "%#lx%s",
+                              (unsigned long)(uintptr_t)errhandler,
+                              eh != NULL ? " (a session's)" : "");
     }
     comm_errhandler_retain(eh);
     comm_errhandler_release(c->errhandler);

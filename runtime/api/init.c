@@ -2,6 +2,11 @@
  * init.c - MPI_Init and friends: entering and leaving the MPI world, and MPI_Abort.
  *
  * Layer: runtime API.  Must not: talk to PMIx or btls directly (runtime core does).
+ *
+ * The world model (MPI_Init to MPI_Finalize) and the sessions (session.c) share one runtime:
+ * the first of them to start starts it, and it ends when the last one ends (a count of
+ * holders, below); a session started after that starts it again.  The world model itself
+ * starts once and ends once, whatever the sessions do.
  */
 #include "config.h"
 
@@ -15,14 +20,48 @@
  * takes its lock at MPI_THREAD_MULTIPLE only, runtime/thread.h). */
 static const int init_max_thread_level = MPI_THREAD_MULTIPLE;
 
+/* The world model's state. */
+static enum {
+    INIT_WORLD_NOT_STARTED,
+    INIT_WORLD_RUNNING,
+    INIT_WORLD_FINALIZED,
+} init_world = INIT_WORLD_NOT_STARTED;
+
+/* What holds the runtime: the world model while it runs, and each open session. */
+static int init_holders = 0;
+
+int comm_api_runtime_hold(int required, int *provided_out)
+{
+    int level = required < init_max_thread_level ? required : init_max_thread_level;
+    int rc;
+
+    if (init_holders == 0) {
+        rc = comm_runtime_init(comm_settings_tables, comm_settings_ntables, level);
+        if (rc < 0) {
+            return rc;
+        }
+    }
+    init_holders++;
+    /* The level the runtime started with holds for every later holder. */
+    *provided_out = level < comm_runtime_thread_level() ? level : comm_runtime_thread_level();
+    return COMM_OK;
+}
+
+int comm_api_runtime_release(void)
+{
+    if (init_holders == 0 || --init_holders > 0) {
+        return COMM_OK;
+    }
+    return comm_runtime_finalize();
+}
+
 static int init_common(const char *func, int required, int *provided)
 {
     int level, rc;
 
-    if (comm_runtime_state() != COMM_RUNTIME_NOT_STARTED) {
+    if (init_world != INIT_WORLD_NOT_STARTED) {
         return comm_api_error(NULL, MPI_ERR_OTHER, "%s: MPI was already %s", func,
-                              comm_runtime_state() == COMM_RUNTIME_RUNNING ? "initialized"
-                                                                           : "finalized");
+                              init_world == INIT_WORLD_RUNNING ? "initialized" : "finalized");
     }
     if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE) {
         return comm_api_error(NULL, MPI_ERR_ARG,
@@ -30,13 +69,13 @@ static int init_common(const char *func, int required, int *provided)
                               "_FUNNELED, _SERIALIZED or _MULTIPLE)",
                               func, required);
     }
-    level = required < init_max_thread_level ? required : init_max_thread_level;
-    rc = comm_runtime_init(comm_settings_tables, comm_settings_ntables, level);
+    rc = comm_api_runtime_hold(required, &level);
     if (rc < 0) {
         /* The cause was logged where it was found. */
         return comm_api_error(NULL, comm_api_code_of_status(rc), "%s: cannot start: %s", func,
                               comm_strerror(rc));
     }
+    init_world = INIT_WORLD_RUNNING;
     if (provided != NULL) {
         *provided = level;
     }
@@ -70,13 +109,19 @@ int PMPI_Finalize(void)
     if (err != MPI_SUCCESS) {
         return err;
     }
+    if (init_world != INIT_WORLD_RUNNING) {
+        return comm_api_error(NULL, MPI_ERR_OTHER, "MPI_Finalize: called %s",
+                              init_world == INIT_WORLD_NOT_STARTED ? "before MPI_Init"
+                                                                   : "after MPI_Finalize");
+    }
     /* MPI_COMM_SELF's attributes go first, as if it were freed (the standard's hook for
      * libraries that must clean up before the end). */
     err = comm_api_attr_delete_all("MPI_Finalize", comm_communicator_lookup(MPI_COMM_SELF));
     if (err != MPI_SUCCESS) {
         return err;
     }
-    rc = comm_runtime_finalize();
+    init_world = INIT_WORLD_FINALIZED;
+    rc = comm_api_runtime_release();
     if (rc < 0) {
         return comm_api_error(NULL, comm_api_code_of_status(rc), "MPI_Finalize: %s",
                               comm_strerror(rc));
@@ -90,7 +135,7 @@ int PMPI_Initialized(int *flag)
     if (flag == NULL) {
         return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Initialized: flag is NULL");
     }
-    *flag = comm_runtime_state() != COMM_RUNTIME_NOT_STARTED;
+    *flag = init_world != INIT_WORLD_NOT_STARTED;
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Initialized);
@@ -100,7 +145,7 @@ int PMPI_Finalized(int *flag)
     if (flag == NULL) {
         return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Finalized: flag is NULL");
     }
-    *flag = comm_runtime_state() == COMM_RUNTIME_FINALIZED;
+    *flag = init_world == INIT_WORLD_FINALIZED;
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Finalized);

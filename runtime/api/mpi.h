@@ -1510,6 +1510,52 @@ COMM_MPI_API int MPI_T_category_get_categories(int cat_index, int len, int indic
 COMM_MPI_API int PMPI_T_category_get_categories(int cat_index, int len, int indices[]);
 COMM_MPI_API int MPI_T_category_changed(int *stamp);
 COMM_MPI_API int PMPI_T_category_changed(int *stamp);
+/* ---- MPI 4.0 sessions (runtime/api/session.c) ------------------------------------------ */
+typedef struct comm_session *MPI_Session;
+#define MPI_SESSION_NULL ((MPI_Session)0x130)
+COMM_MPI_API MPI_Fint MPI_Session_c2f(MPI_Session session);
+COMM_MPI_API MPI_Fint PMPI_Session_c2f(MPI_Session session);
+COMM_MPI_API MPI_Session MPI_Session_f2c(MPI_Fint session);
+COMM_MPI_API MPI_Session PMPI_Session_f2c(MPI_Fint session);
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_code, ...);
+#define MPI_MAX_PSET_NAME_LEN 512
+#define MPI_MAX_STRINGTAG_LEN 256
+enum { MPI_ERR_SESSION = 74 }; /* after the tools interface's classes */
+
+COMM_MPI_API int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+COMM_MPI_API int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+COMM_MPI_API int MPI_Session_finalize(MPI_Session *session);
+COMM_MPI_API int PMPI_Session_finalize(MPI_Session *session);
+COMM_MPI_API int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+COMM_MPI_API int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+COMM_MPI_API int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
+                                          char *pset_name);
+COMM_MPI_API int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
+                                           char *pset_name);
+COMM_MPI_API int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+COMM_MPI_API int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+COMM_MPI_API int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name,
+                                           MPI_Info *info);
+COMM_MPI_API int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name,
+                                            MPI_Info *info);
+COMM_MPI_API int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+                                             MPI_Group *newgroup);
+COMM_MPI_API int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+                                              MPI_Group *newgroup);
+COMM_MPI_API int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                                            MPI_Errhandler errhandler, MPI_Comm *newcomm);
+COMM_MPI_API int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                                             MPI_Errhandler errhandler, MPI_Comm *newcomm);
+COMM_MPI_API int MPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
+                                               MPI_Errhandler *errhandler);
+COMM_MPI_API int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
+                                                MPI_Errhandler *errhandler);
+COMM_MPI_API int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+COMM_MPI_API int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+COMM_MPI_API int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+COMM_MPI_API int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+COMM_MPI_API int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+COMM_MPI_API int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
 
 #ifdef __cplusplus
 }
