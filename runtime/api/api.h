@@ -84,8 +84,8 @@ int comm_api_context_settle(const char *func, struct comm_communicator *parent, 
  * member with point-to-point on C's collective context with TAG (C holds every member): as
  * comm_api_agree_context, with rounds of claims when a member may be making another
  * communicator meanwhile.  MPI_SUCCESS or the error of the exchange (not raised). */
-int comm_api_group_agree_context(struct comm_communicator *c, const struct comm_group *g,
-                                 int tag, uint32_t *context_out);
+int comm_api_group_agree_context(struct comm_communicator *c, const struct comm_group *g, int tag,
+                                 uint32_t *context_out);
 
 /* MPI_Comm_idup's agreements in flight here: +1 when one starts, -1 when it has made its
  * communicator (one that fails stays counted: agreements then take their longer way). */

@@ -136,8 +136,8 @@ static int create_group_round(struct comm_communicator *c, const struct comm_gro
     return err;
 }
 
-int comm_api_group_agree_context(struct comm_communicator *c, const struct comm_group *g,
-                                 int tag, uint32_t *context_out)
+int comm_api_group_agree_context(struct comm_communicator *c, const struct comm_group *g, int tag,
+                                 uint32_t *context_out)
 {
     unsigned mine[2], agreed[2], candidate;
     int err;

@@ -33,9 +33,8 @@ void comm_api_idup_inflight(int delta)
 void comm_api_context_proposal(unsigned *next_out, unsigned *unsettled_out)
 {
     *next_out = comm_communicator_next_context();
-    *unsettled_out =
-        __atomic_load_n(&manage_idups_inflight, __ATOMIC_RELAXED) > 0 ||
-        comm_runtime_thread_level() == MPI_THREAD_MULTIPLE;
+    *unsettled_out = __atomic_load_n(&manage_idups_inflight, __ATOMIC_RELAXED) > 0 ||
+                     comm_runtime_thread_level() == MPI_THREAD_MULTIPLE;
 }
 
 /*
