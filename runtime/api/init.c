@@ -12,6 +12,7 @@
 
 #include "runtime/api/api.h"
 #include "runtime/error.h"
+#include "runtime/log.h"
 #include "runtime/runtime.h"
 
 #include <stdio.h>
@@ -29,6 +30,9 @@ static enum {
 
 /* What holds the runtime: the world model while it runs, and each open session. */
 static int init_holders = 0;
+/* The runtime ran and was finalized: starting it again in the same process is refused (its
+ * PMIx client, finalized and started anew, saw the job's fence fail now and then). */
+static bool init_ended = false;
 
 int comm_api_runtime_hold(int required, int *provided_out)
 {
@@ -36,6 +40,11 @@ int comm_api_runtime_hold(int required, int *provided_out)
     int rc;
 
     if (init_holders == 0) {
+        if (init_ended) {
+            comm_log_error("runtime", "the runtime ended with the last session or MPI_Finalize; "
+                                      "comm cannot start it again in the same process");
+            return COMM_ERR_NOT_SUPPORTED;
+        }
         rc = comm_runtime_init(comm_settings_tables, comm_settings_ntables, level);
         if (rc < 0) {
             return rc;
@@ -52,6 +61,7 @@ int comm_api_runtime_release(void)
     if (init_holders == 0 || --init_holders > 0) {
         return COMM_OK;
     }
+    init_ended = true;
     return comm_runtime_finalize();
 }
 
