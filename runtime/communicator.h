@@ -72,6 +72,9 @@ struct comm_communicator {
     /* The process topology (MPI_Cart_create, MPI_Graph_create, MPI_Dist_graph_create*), shared
      * with duplicates (runtime/proc_topo.h); NULL: none. */
     struct comm_proc_topo *proc_topo;
+    /* A window's own communicator: the window (MPI_Win), whose user error handler is called
+     * with it; NULL for every other communicator. */
+    void *win;
 };
 
 /* MAGIC while the object is valid; FREED once its handle was let go (the object may live on

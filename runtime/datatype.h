@@ -243,4 +243,14 @@ struct comm_datatype *comm_dt_object(MPI_Datatype handle);
 int comm_dt_alloc(int combiner, int ninteger, int naddress, int ntype,
                   struct comm_datatype **dt_out);
 
+/*
+ * A datatype as bytes (datatype_wire.c), for a peer that lays data out by it: the size of the
+ * form, the form itself (COMM_ERR_BAD_PARAM when LEN is too small), and a committed type made
+ * from one, with one reference the caller drops with comm_datatype_free (COMM_ERR_BAD_PARAM,
+ * logged, when the bytes are malformed).
+ */
+size_t comm_datatype_wire_size(const struct comm_datatype *dt);
+int comm_datatype_wire_write(const struct comm_datatype *dt, void *out, size_t len);
+int comm_datatype_wire_read(const void *in, size_t len, struct comm_datatype **dt_out);
+
 #endif

@@ -24,6 +24,7 @@ struct comm_errhandler {
     int refcount;
     MPI_Comm_errhandler_function *fn;            /* a communicator's user handler, or NULL */
     MPI_Session_errhandler_function *session_fn; /* a session's user handler, or NULL */
+    MPI_Win_errhandler_function *win_fn;         /* a window's user handler, or NULL */
 };
 
 /* The object behind a handle, or NULL (MPI_ERRHANDLER_NULL or a handle that names nothing). */

@@ -97,6 +97,9 @@ void comm_request_complete(struct comm_request *req, int error)
         req->bsend_block = NULL;
     }
     __atomic_store_n(&req->complete, true, __ATOMIC_RELEASE);
+    if (req->on_complete != NULL) {
+        req->on_complete(req);
+    }
     if (req->user_freed) {
         comm_request_free(req);
     }

@@ -102,6 +102,10 @@ struct comm_request {
     void *coll;                 /* COLL: the schedule, freed with the request by coll_free;
                                    GENERALIZED: the user's callbacks (api/grequest.c) */
     void (*coll_free)(void *coll);
+    /* Called by comm_request_complete, with the core lock held, once the request has
+     * completed (before it may be freed): the one-sided layer counts its operations so. */
+    void (*on_complete)(struct comm_request *req);
+    void *on_complete_ctx;
 };
 
 /* A new request with its fields zeroed; NULL when out of memory. */

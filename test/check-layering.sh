@@ -26,13 +26,13 @@ layer_of() {
         ;;
     ./pmix-glue/*) echo 1 ;;
     ./btl/*) echo 3 ;;
-    ./coll/*) echo 5 ;;
+    ./coll/* | ./rma/*) echo 5 ;;
     ./launcher/*) echo 7 ;;
     *) echo -1 ;;
     esac
 }
 
-objects=$(find ./runtime ./pmix-glue ./btl ./coll ./launcher -name '*.o' 2>/dev/null | sort)
+objects=$(find ./runtime ./pmix-glue ./btl ./coll ./rma ./launcher -name '*.o' 2>/dev/null | sort)
 if [[ -z $objects ]]; then
     echo "check-layering: no objects found under $builddir (build first)"
     exit 1

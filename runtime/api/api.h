@@ -137,6 +137,7 @@ enum comm_api_handle_kind {
     COMM_API_HANDLE_ERRHANDLER,
     COMM_API_HANDLE_MESSAGE,
     COMM_API_HANDLE_SESSION,
+    COMM_API_HANDLE_WIN,
     COMM_API_HANDLE_NKINDS,
 };
 void comm_api_handle_forget(enum comm_api_handle_kind kind, const void *handle);
@@ -187,6 +188,14 @@ int comm_api_request_error(const char *func, struct comm_request *req);
 int comm_api_grequest_query(struct comm_request *req);
 int comm_api_grequest_release(struct comm_request *req);
 int comm_api_grequest_cancel(struct comm_request *req);
+
+/* One-sided communication (win.c): the start of every call that takes a window (running, and
+ * a valid window: MPI_ERR_WIN otherwise, raised on MPI_COMM_WORLD), and MPI_Win_free's delete
+ * callbacks (attr.c).  Errors on a window are raised on its own communicator, whose error
+ * handler is the window's. */
+struct comm_win;
+int comm_api_enter_win(const char *func, MPI_Win win, struct comm_win **win_out);
+int comm_api_win_attr_delete_all(const char *func, struct comm_win *win);
 
 /* MPI_Comm_split_type's HW_GUIDED, RESOURCE_GUIDED and HW_UNGUIDED (comm_split_hw.c). */
 int comm_api_split_hw(struct comm_communicator *c, int split_type, int key, MPI_Info info,

@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include "rma/rma.h"
 #include "runtime/api/api.h"
 #include "runtime/datatype.h"
 #include "runtime/runtime.h"
@@ -28,6 +29,7 @@ enum { COMM_ATTR_KEYVAL_BASE = 0x2000 };
 enum attr_kind {
     ATTR_COMM,
     ATTR_TYPE,
+    ATTR_WIN,
 };
 
 struct attr_keyval {
@@ -35,10 +37,12 @@ struct attr_keyval {
     union {
         MPI_Comm_copy_attr_function *comm;
         MPI_Type_copy_attr_function *type;
+        MPI_Win_copy_attr_function *win;
     } copy_fn;
     union {
         MPI_Comm_delete_attr_function *comm;
         MPI_Type_delete_attr_function *type;
+        MPI_Win_delete_attr_function *win;
     } delete_fn;
     void *extra_state;
     bool freed; /* MPI_Comm_free_keyval was called */
@@ -57,6 +61,7 @@ struct attr_owner {
     void **list;
     MPI_Comm comm;
     MPI_Datatype type;
+    MPI_Win win;
     struct comm_communicator *err_comm;
 };
 
@@ -66,7 +71,7 @@ static struct attr_keyval **attr_keyvals;
 static int attr_nkeyvals;
 
 static const char *const attr_kind_name[] = {
-    [ATTR_COMM] = "communicator", [ATTR_TYPE] = "datatype"};
+    [ATTR_COMM] = "communicator", [ATTR_TYPE] = "datatype", [ATTR_WIN] = "window"};
 
 /* The values the attributes point at; the standard hands out pointers to them. */
 static int attr_tag_ub = COMM_API_TAG_UB;
@@ -144,6 +149,8 @@ static int attr_remove(const struct attr_owner *o, struct attr_value **link)
         rc = k->delete_fn.comm(o->comm, a->keyval, a->value, k->extra_state);
     } else if (o->kind == ATTR_TYPE && k->delete_fn.type != MPI_TYPE_NULL_DELETE_FN) {
         rc = k->delete_fn.type(o->type, a->keyval, a->value, k->extra_state);
+    } else if (o->kind == ATTR_WIN && k->delete_fn.win != MPI_WIN_NULL_DELETE_FN) {
+        rc = k->delete_fn.win(o->win, a->keyval, a->value, k->extra_state);
     }
     if (rc != MPI_SUCCESS) {
         return rc;
@@ -532,3 +539,106 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_get_attr);
+
+/* ---- windows ---------------------------------------------------------------------------- */
+
+static struct attr_owner attr_of_win(struct comm_win *w)
+{
+    return (struct attr_owner){
+        .kind = ATTR_WIN, .list = &w->attrs, .win = w->handle, .err_comm = w->comm};
+}
+
+int comm_api_win_attr_delete_all(const char *func, struct comm_win *win)
+{
+    struct attr_owner o = attr_of_win(win);
+
+    return attr_delete_all(func, &o);
+}
+
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                           void *extra_state)
+{
+    return attr_create_keyval("MPI_Win_create_keyval",
+                              (struct attr_keyval){.kind = ATTR_WIN,
+                                                   .copy_fn.win = win_copy_attr_fn,
+                                                   .delete_fn.win = win_delete_attr_fn,
+                                                   .extra_state = extra_state},
+                              win_keyval);
+}
+COMM_API_ALIAS(MPI_Win_create_keyval);
+
+int PMPI_Win_free_keyval(int *win_keyval)
+{
+    return attr_free_keyval("MPI_Win_free_keyval", ATTR_WIN, win_keyval);
+}
+COMM_API_ALIAS(MPI_Win_free_keyval);
+
+static int attr_enter_win(const char *func, MPI_Win win, struct attr_owner *o_out,
+                          struct comm_win **w_out)
+{
+    int err = comm_api_enter_win(func, win, w_out);
+
+    if (err == MPI_SUCCESS) {
+        *o_out = attr_of_win(*w_out);
+    }
+    return err;
+}
+
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+{
+    struct attr_owner o;
+    struct comm_win *w = NULL;
+    int err = attr_enter_win("MPI_Win_set_attr", win, &o, &w);
+
+    return err != MPI_SUCCESS ? err : attr_set("MPI_Win_set_attr", &o, win_keyval, attribute_val);
+}
+COMM_API_ALIAS(MPI_Win_set_attr);
+
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+{
+    struct attr_owner o;
+    struct comm_win *w = NULL;
+    int err = attr_enter_win("MPI_Win_get_attr", win, &o, &w);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (attribute_val == NULL || flag == NULL) {
+        return comm_api_error(w->comm, MPI_ERR_ARG, "MPI_Win_get_attr: %s is NULL",
+                              flag == NULL ? "flag" : "attribute_val");
+    }
+    *flag = 1;
+    switch (win_keyval) {
+    case MPI_WIN_BASE:
+        *(void **)attribute_val = w->base;
+        return MPI_SUCCESS;
+    case MPI_WIN_SIZE:
+        *(MPI_Aint **)attribute_val = &w->wsize;
+        return MPI_SUCCESS;
+    case MPI_WIN_DISP_UNIT:
+        *(int **)attribute_val = &w->disp_unit;
+        return MPI_SUCCESS;
+    case MPI_WIN_CREATE_FLAVOR:
+        *(int **)attribute_val = &w->flavor;
+        return MPI_SUCCESS;
+    case MPI_WIN_MODEL:
+        *(int **)attribute_val = &w->model;
+        return MPI_SUCCESS;
+    default:
+        break;
+    }
+    *flag = 0;
+    return attr_get("MPI_Win_get_attr", &o, win_keyval, attribute_val, flag);
+}
+COMM_API_ALIAS(MPI_Win_get_attr);
+
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
+{
+    struct attr_owner o;
+    struct comm_win *w = NULL;
+    int err = attr_enter_win("MPI_Win_delete_attr", win, &o, &w);
+
+    return err != MPI_SUCCESS ? err : attr_delete("MPI_Win_delete_attr", &o, win_keyval);
+}
+COMM_API_ALIAS(MPI_Win_delete_attr);

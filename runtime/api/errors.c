@@ -205,7 +205,14 @@ int comm_api_error(struct comm_communicator *comm, int code, const char *fmt, ..
     if (handler == COMM_ERRHANDLER_RETURN) {
         return code;
     }
-    if (handler == COMM_ERRHANDLER_USER) {
+    if (handler == COMM_ERRHANDLER_USER && comm->win != NULL && comm->errhandler->win_fn) {
+        MPI_Win win = comm->win;
+        int c = code;
+
+        comm->errhandler->win_fn(&win, &c);
+        return code;
+    }
+    if (handler == COMM_ERRHANDLER_USER && comm->errhandler->fn != NULL) {
         MPI_Comm handle = comm->handle;
         int c = code;
 
@@ -318,12 +325,12 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return err;
     }
     eh = comm_errhandler_lookup(errhandler);
-    if (eh == NULL || eh->session_fn != NULL) {
+    if (eh == NULL || eh->session_fn != NULL || eh->win_fn != NULL) {
         return comm_api_error(c, MPI_ERR_ARG,
                               "MPI_Comm_set_errhandler: invalid error handler "
                               "%#lx%s",
                               (unsigned long)(uintptr_t)errhandler,
-                              eh != NULL ? " (a session's)" : "");
+                              eh == NULL ? "" : eh->win_fn ? " (a window's)" : " (a session's)");
     }
     comm_errhandler_retain(eh);
     comm_errhandler_release(c->errhandler);

@@ -49,6 +49,7 @@ static const struct {
     [COMM_API_HANDLE_ERRHANDLER] = {"MPI_Errhandler_c2f", 0x120, 3},
     [COMM_API_HANDLE_MESSAGE] = {"MPI_Message_c2f", 0x190, 2},
     [COMM_API_HANDLE_SESSION] = {"MPI_Session_c2f", 0x130, 1},
+    [COMM_API_HANDLE_WIN] = {"MPI_Win_c2f", 0x150, 1},
 };
 
 struct handle_slot {
@@ -298,6 +299,7 @@ HANDLE_CONVERSIONS(Info, MPI_Info, COMM_API_HANDLE_INFO, MPI_INFO_NULL);
 HANDLE_CONVERSIONS(Errhandler, MPI_Errhandler, COMM_API_HANDLE_ERRHANDLER, MPI_ERRHANDLER_NULL);
 HANDLE_CONVERSIONS(Message, MPI_Message, COMM_API_HANDLE_MESSAGE, MPI_MESSAGE_NULL);
 HANDLE_CONVERSIONS(Session, MPI_Session, COMM_API_HANDLE_SESSION, MPI_SESSION_NULL);
+HANDLE_CONVERSIONS(Win, MPI_Win, COMM_API_HANDLE_WIN, MPI_WIN_NULL);
 
 /* A Fortran status is the C status's eight ints, in the same order. */
 _Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint),

@@ -1557,6 +1557,130 @@ COMM_MPI_API int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler
 COMM_MPI_API int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
 COMM_MPI_API int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
 
+/* ---- One-sided communication (rma/, runtime/api/win.c, runtime/api/rma.c) ------------- */
+#define MPI_WIN_NULL ((MPI_Win)0x150)
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state,
+                                       void *attribute_val_in, void *attribute_val_out,
+                                       int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val,
+                                         void *extra_state);
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0)
+#define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)1)
+/* Predefined window attributes. */
+enum {
+    MPI_WIN_BASE = 0x1010,
+    MPI_WIN_SIZE = 0x1011,
+    MPI_WIN_DISP_UNIT = 0x1012,
+    MPI_WIN_CREATE_FLAVOR = 0x1013,
+    MPI_WIN_MODEL = 0x1014,
+};
+enum {
+    MPI_WIN_FLAVOR_CREATE = 1,
+    MPI_WIN_FLAVOR_ALLOCATE = 2,
+    MPI_WIN_FLAVOR_DYNAMIC = 3,
+    MPI_WIN_FLAVOR_SHARED = 4,
+};
+enum { MPI_WIN_SEPARATE = 1, MPI_WIN_UNIFIED = 2 };
+/* Assertions (bits). */
+enum {
+    MPI_MODE_NOCHECK = 1024,
+    MPI_MODE_NOSTORE = 2048,
+    MPI_MODE_NOPUT = 4096,
+    MPI_MODE_NOPRECEDE = 8192,
+    MPI_MODE_NOSUCCEED = 16384,
+};
+enum { MPI_LOCK_EXCLUSIVE = 234, MPI_LOCK_SHARED = 235 };
+
+#define COMM_DECLARE(ret, name, args) COMM_MPI_API ret MPI_##name args; COMM_MPI_API ret PMPI_##name args
+COMM_DECLARE(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                               MPI_Comm comm, MPI_Win *win));
+COMM_DECLARE(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                 void *baseptr, MPI_Win *win));
+COMM_DECLARE(int, Win_allocate_shared, (MPI_Aint size, int disp_unit, MPI_Info info,
+                                        MPI_Comm comm, void *baseptr, MPI_Win *win));
+COMM_DECLARE(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+                                     void *baseptr));
+COMM_DECLARE(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win));
+COMM_DECLARE(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size));
+COMM_DECLARE(int, Win_detach, (MPI_Win win, const void *base));
+COMM_DECLARE(int, Win_free, (MPI_Win *win));
+COMM_DECLARE(int, Win_get_group, (MPI_Win win, MPI_Group *group));
+COMM_DECLARE(int, Win_set_info, (MPI_Win win, MPI_Info info));
+COMM_DECLARE(int, Win_get_info, (MPI_Win win, MPI_Info *info_used));
+COMM_DECLARE(int, Win_set_name, (MPI_Win win, const char *win_name));
+COMM_DECLARE(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen));
+COMM_DECLARE(int, Win_create_keyval, (MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                      MPI_Win_delete_attr_function *win_delete_attr_fn,
+                                      int *win_keyval, void *extra_state));
+COMM_DECLARE(int, Win_free_keyval, (int *win_keyval));
+COMM_DECLARE(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val));
+COMM_DECLARE(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag));
+COMM_DECLARE(int, Win_delete_attr, (MPI_Win win, int win_keyval));
+COMM_DECLARE(int, Win_create_errhandler, (MPI_Win_errhandler_function *win_errhandler_fn,
+                                          MPI_Errhandler *errhandler));
+COMM_DECLARE(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler));
+COMM_DECLARE(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler));
+COMM_DECLARE(int, Win_call_errhandler, (MPI_Win win, int errorcode));
+COMM_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win));
+COMM_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win));
+COMM_DECLARE(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Win win));
+COMM_DECLARE(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Win win));
+COMM_DECLARE(int, Accumulate, (const void *origin_addr, int origin_count,
+                               MPI_Datatype origin_datatype, int target_rank,
+                               MPI_Aint target_disp, int target_count,
+                               MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+COMM_DECLARE(int, Get_accumulate, (const void *origin_addr, int origin_count,
+                                   MPI_Datatype origin_datatype, void *result_addr,
+                                   int result_count, MPI_Datatype result_datatype,
+                                   int target_rank, MPI_Aint target_disp, int target_count,
+                                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+COMM_DECLARE(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
+                                 MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                                 MPI_Op op, MPI_Win win));
+COMM_DECLARE(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
+                                     void *result_addr, MPI_Datatype datatype, int target_rank,
+                                     MPI_Aint target_disp, MPI_Win win));
+COMM_DECLARE(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+COMM_DECLARE(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request));
+COMM_DECLARE(int, Raccumulate, (const void *origin_addr, int origin_count,
+                                MPI_Datatype origin_datatype, int target_rank,
+                                MPI_Aint target_disp, int target_count,
+                                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                MPI_Request *request));
+COMM_DECLARE(int, Rget_accumulate, (const void *origin_addr, int origin_count,
+                                    MPI_Datatype origin_datatype, void *result_addr,
+                                    int result_count, MPI_Datatype result_datatype,
+                                    int target_rank, MPI_Aint target_disp, int target_count,
+                                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                    MPI_Request *request));
+COMM_DECLARE(int, Win_fence, (int assert, MPI_Win win));
+COMM_DECLARE(int, Win_post, (MPI_Group group, int assert, MPI_Win win));
+COMM_DECLARE(int, Win_start, (MPI_Group group, int assert, MPI_Win win));
+COMM_DECLARE(int, Win_complete, (MPI_Win win));
+COMM_DECLARE(int, Win_wait, (MPI_Win win));
+COMM_DECLARE(int, Win_test, (MPI_Win win, int *flag));
+COMM_DECLARE(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win));
+COMM_DECLARE(int, Win_unlock, (int rank, MPI_Win win));
+COMM_DECLARE(int, Win_lock_all, (int assert, MPI_Win win));
+COMM_DECLARE(int, Win_unlock_all, (MPI_Win win));
+COMM_DECLARE(int, Win_flush, (int rank, MPI_Win win));
+COMM_DECLARE(int, Win_flush_all, (MPI_Win win));
+COMM_DECLARE(int, Win_flush_local, (int rank, MPI_Win win));
+COMM_DECLARE(int, Win_flush_local_all, (MPI_Win win));
+COMM_DECLARE(int, Win_sync, (MPI_Win win));
+#undef COMM_DECLARE
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 
 #include "btl/btl.h"
 #include "coll/coll.h"
+#include "rma/rma.h"
 #include "runtime/api/api.h"
 #include "runtime/job_topo.h"
 #include "runtime/log.h"
@@ -81,6 +82,7 @@ const struct comm_setting_table *const comm_settings_tables[] = {
     &comm_btl_shm_settings,
     &comm_btl_ofi_settings,
     &comm_coll_settings,
+    &comm_rma_settings,
     &provided_table,
     &tool_table,
 };
