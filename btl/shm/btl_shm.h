@@ -122,8 +122,8 @@ int comm_btl_shm_get(struct comm_btl_endpoint *ep, const struct iovec *local, si
 int comm_btl_shm_put(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
                      uint64_t remote, uint64_t remote_key, size_t len);
 /* Writes with CMA at once; the done function is called by the next progress call. */
-int comm_btl_shm_write_start(struct comm_btl_endpoint *ep, const struct iovec *local,
-                             size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len,
+int comm_btl_shm_write_start(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
+                             uint64_t remote, uint64_t remote_key, size_t len,
                              comm_btl_get_done_fn done, void *ctx);
 /* Calls the done functions of the write_starts queued before this call; returns how many. */
 int comm_btl_shm_report_writes(struct btl_shm_module *m);
