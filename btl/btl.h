@@ -157,8 +157,9 @@ typedef int (*comm_btl_deregister_fn)(struct comm_btl_module *module, uint64_t k
  * COMM_ERR_NOT_SUPPORTED when this btl cannot write peer memory this way (the caller then uses
  * put or messages), COMM_AGAIN when the transport has no room now (nothing begun: progress and
  * retry), or another negative status (nothing begun, DONE not called).  A write_start of 0
- * bytes begins nothing and tells whether write_start to this peer works (COMM_OK, DONE not
- * called).  A network btl may need the peer's progress for the bytes to land.
+ * bytes begins nothing and calls no DONE: it returns COMM_ERR_NOT_SUPPORTED when the btl knows
+ * it cannot write there this way, else COMM_OK (a later write may still be refused).  A
+ * network btl may need the peer's progress for the bytes to land.
  */
 typedef int (*comm_btl_write_start_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
                                        size_t nlocal, uint64_t remote, uint64_t remote_key,
