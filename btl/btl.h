@@ -36,7 +36,9 @@
  * function when it ended, so reads of several messages overlap; a btl without it points at
  * the stub, and the runtime then uses `get`.  `put_start` is the asynchronous write of a
  * whole message into memory the receiver offered; the receiver's btl tells its runtime with
- * the token the writer gave (see write_max).
+ * the token the writer gave (see write_max).  `write_start` is the asynchronous write into any
+ * memory a peer registered, with no word to the peer: the writer's btl calls the done function
+ * once the bytes are in the peer's memory (for one-sided communication).
  *
  * Ownership and threads: a module and its endpoints belong to the btl; the runtime calls every
  * operation with the core lock held (runtime/thread.h): one thread at a time, whichever.
@@ -106,7 +108,8 @@ typedef void (*comm_btl_get_done_fn)(void *ctx, int status);
  * which must stay in place until DONE(CTX, status) is called, from a later progress call of the
  * btl, never from inside get_start.  Returns COMM_OK when begun, COMM_ERR_NOT_SUPPORTED when
  * the btl cannot read this way (the runtime then uses get), or another negative status
- * (nothing was begun, DONE is not called).
+ * (nothing was begun, DONE is not called).  Never COMM_AGAIN: a btl whose transport has no
+ * room keeps the read and posts it from a later progress call.
  */
 typedef int (*comm_btl_get_start_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
                                      size_t nlocal, uint64_t remote, uint64_t remote_key,
@@ -136,14 +139,31 @@ typedef void (*comm_btl_written_fn)(uint32_t token);
 typedef int (*comm_btl_put_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
                                size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len);
 /*
- * Makes [ptr, ptr+len) readable by peers; the key travels with the address.  Returns COMM_OK,
- * or COMM_ERR_NOT_SUPPORTED when peers cannot read it (they ask for fragments instead).
+ * Makes [ptr, ptr+len) readable by peers, and writable by the put, put_start and write_start of
+ * a btl that writes peer memory; the key travels with the address.  Returns COMM_OK, or
+ * COMM_ERR_NOT_SUPPORTED when peers cannot read it (they ask for fragments instead).
  */
 typedef int (*comm_btl_register_fn)(struct comm_btl_module *module, void *ptr, size_t len,
                                     uint64_t *key_out);
 /* Releases one successful register_mem by its key, once the peer has read the memory (or had
  * it streamed); the btl may keep the registration for reuse. */
 typedef int (*comm_btl_deregister_fn)(struct comm_btl_module *module, uint64_t key);
+/*
+ * Begins writing LEN bytes of the local iovec at the peer's address REMOTE (with REMOTE_KEY,
+ * from the peer's register_mem), with no notice to the peer; DONE(CTX, status) is called from
+ * a later progress call once the bytes are in the peer's memory (delivery completion: visible
+ * to the peer), never from inside write_start.  The local iovec's memory must stay in place
+ * until then (the array itself may go once write_start returns).  Returns COMM_OK when begun,
+ * COMM_ERR_NOT_SUPPORTED when this btl cannot write peer memory this way (the caller then uses
+ * put or messages), COMM_AGAIN when the transport has no room now (nothing begun: progress and
+ * retry), or another negative status (nothing begun, DONE not called).  A write_start of 0
+ * bytes begins nothing and calls no DONE: it returns COMM_ERR_NOT_SUPPORTED when the btl knows
+ * it cannot write there this way, else COMM_OK (a later write may still be refused).  A
+ * network btl may need the peer's progress for the bytes to land.
+ */
+typedef int (*comm_btl_write_start_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
+                                       size_t nlocal, uint64_t remote, uint64_t remote_key,
+                                       size_t len, comm_btl_get_done_fn done, void *ctx);
 /* Every peer of the job has connected (after a fence): what was kept only so that peers could
  * connect may go (shm unlinks its segment's name). */
 typedef void (*comm_btl_wired_fn)(struct comm_btl_module *module);
@@ -179,6 +199,7 @@ struct comm_btl_ops {
     comm_btl_put_fn put;
     comm_btl_get_start_fn get_start;
     comm_btl_put_start_fn put_start;
+    comm_btl_write_start_fn write_start;
 };
 
 /* The common head of every module; a btl embeds it first in its own module struct. */

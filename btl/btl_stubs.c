@@ -89,6 +89,21 @@ int comm_btl_stub_put_start(struct comm_btl_endpoint *ep, const void *local, siz
     return COMM_ERR_NOT_SUPPORTED;
 }
 
+int comm_btl_stub_write_start(struct comm_btl_endpoint *ep, const struct iovec *local,
+                              size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len,
+                              comm_btl_get_done_fn done, void *ctx)
+{
+    (void)ep;
+    (void)local;
+    (void)nlocal;
+    (void)remote;
+    (void)remote_key;
+    (void)len;
+    (void)done;
+    (void)ctx;
+    return COMM_ERR_NOT_SUPPORTED;
+}
+
 int comm_btl_stub_register(struct comm_btl_module *module, void *ptr, size_t len,
                            uint64_t *key_out)
 {

@@ -23,6 +23,9 @@ int comm_btl_stub_get_start(struct comm_btl_endpoint *ep, const struct iovec *lo
 int comm_btl_stub_put_start(struct comm_btl_endpoint *ep, const void *local, size_t len,
                             uint64_t remote, uint64_t remote_key, uint32_t token,
                             comm_btl_get_done_fn done, void *ctx);
+int comm_btl_stub_write_start(struct comm_btl_endpoint *ep, const struct iovec *local,
+                              size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len,
+                              comm_btl_get_done_fn done, void *ctx);
 int comm_btl_stub_register(struct comm_btl_module *module, void *ptr, size_t len,
                            uint64_t *key_out);
 int comm_btl_stub_deregister(struct comm_btl_module *module, uint64_t key);

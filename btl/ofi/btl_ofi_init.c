@@ -129,13 +129,20 @@ static void ofi_read_text(const struct btl_ofi_module *m, bool set, char *out, s
 
 /* Whether senders write large messages of up to SETTING bytes into this rank's memory: when
  * the provider reads and writes remote memory, with completion data of 4 bytes or more.  This
- * rank writes in pieces of PIECE bytes (COMM_OFI_WRITE_PIECE; comm_btl_ofi_write_piece). */
+ * rank writes in pieces of PIECE bytes (COMM_OFI_WRITE_PIECE; comm_btl_ofi_write_piece).
+ * One-sided writes (write_start) need only the provider's remote writes, and are written in
+ * pieces of that size at any length. */
 static void ofi_choose_write(struct btl_ofi_module *m, long setting, long piece)
 {
     uint64_t caps = FI_WRITE | FI_REMOTE_WRITE;
 
-    m->write = m->rma && (m->info->caps & caps) == caps &&
-               m->info->domain_attr->cq_data_size >= 4 && setting > 0;
+    m->remote_write = m->rma && (m->info->caps & caps) == caps;
+    m->rma_piece = m->rma_piece_far = 0;
+    if (m->remote_write) {
+        m->rma_piece = comm_btl_ofi_write_piece(m->provider, piece, false);
+        m->rma_piece_far = comm_btl_ofi_write_piece(m->provider, piece, true);
+    }
+    m->write = m->remote_write && m->info->domain_attr->cq_data_size >= 4 && setting > 0;
     m->base.write_max = 0;
     m->write_piece = m->write_piece_far = 0;
     if (m->write) {
@@ -847,6 +854,7 @@ const struct comm_btl_ops comm_btl_ofi = {
     .get = comm_btl_ofi_get,
     .get_start = comm_btl_ofi_get_start,
     .put_start = comm_btl_ofi_put_start,
+    .write_start = comm_btl_ofi_write_start,
     .register_mem = comm_btl_ofi_register,
     .deregister_mem = comm_btl_ofi_deregister,
     .progress = comm_btl_ofi_progress,

@@ -191,6 +191,13 @@ struct btl_ofi_awrite {
     int status;
     comm_btl_get_done_fn done;
     void *ctx;
+    /* A write_start: no token, every piece with delivery completion, from the local pieces
+     * IOV (NIOV of them, copied); the next byte to write is at LOFF in IOV[LI]. */
+    bool one_sided;
+    size_t niov;
+    size_t li;
+    size_t loff;
+    struct iovec iov[];
 };
 
 /* A peer served by ofi.  Owned by the module. */
@@ -305,8 +312,14 @@ struct btl_ofi_module {
      * it progress would walk every get under way on every call, which starves the socket. */
     bool gets_stirred;
 
+    /* One-sided writes (write_start): usable when the provider writes remote memory; then
+     * registrations may be written, whatever COMM_OFI_WRITE_MAX says. */
+    bool remote_write;
+    bool rma_write_refused; /* the provider refused delivery completion: no write_start */
+    size_t rma_piece;       /* bytes of one piece of a write_start; 0: whole */
+    size_t rma_piece_far;   /* ... to a peer on another host */
     /* Writes (put_start): usable when the provider writes remote memory with completion
-     * data; then registrations may be written, and receives take completion data. */
+     * data; then receives take completion data. */
     bool write;
     size_t write_piece;                    /* bytes of one write of a larger message; 0: whole */
     size_t write_piece_far;                /* ... to a peer on another host */
@@ -427,6 +440,9 @@ void comm_btl_ofi_drop_gets(struct btl_ofi_module *m);
 int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, size_t len,
                            uint64_t remote, uint64_t remote_key, uint32_t token,
                            comm_btl_get_done_fn done, void *ctx);
+int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec *local,
+                             size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len,
+                             comm_btl_get_done_fn done, void *ctx);
 /* A piece of write A landed (STATUS COMM_OK) or failed: after the last piece, or a failure,
  * its done function is called by progress; otherwise progress posts the next piece. */
 void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *a, int status);

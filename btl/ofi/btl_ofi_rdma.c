@@ -71,7 +71,7 @@ int comm_btl_ofi_register_local(struct btl_ofi_module *m, void *ptr, size_t len,
 }
 
 /* The cache's register function: a registration peers may read and reads may land in (and,
- * with writes, that peers may write and writes may leave from). */
+ * when the provider writes remote memory, that peers may write and writes may leave from). */
 static int ofi_cache_register(void *ctx, struct comm_btl_ofi_mr *entry)
 {
     struct btl_ofi_module *m = ctx;
@@ -87,7 +87,7 @@ static int ofi_cache_register(void *ctx, struct comm_btl_ofi_mr *entry)
         return COMM_ERR_NOT_SUPPORTED;
     }
     rc = ofi_mr_open(m, (void *)entry->base, entry->len,
-                     FI_READ | FI_REMOTE_READ | (m->write ? FI_WRITE | FI_REMOTE_WRITE : 0),
+                     FI_READ | FI_REMOTE_READ | (m->remote_write ? FI_WRITE | FI_REMOTE_WRITE : 0),
                      requested, &mr);
     if (rc < 0) {
         return rc;

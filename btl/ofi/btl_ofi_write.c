@@ -1,10 +1,12 @@
 /*
  * btl_ofi_write.c - the sender's write of a large message into memory its receiver offered
- * (put_start), with completion data that names the receive on the receiver's side.
+ * (put_start), with completion data that names the receive on the receiver's side; and the
+ * one-sided write into a peer's registered memory (write_start), done once it has landed.
  *
  * Layer: btl/ofi.  Must not: call the runtime (a done function, the written function) from
- * anywhere but progress, or write without the provider's remote-write capability and
- * completion data (m->write).
+ * anywhere but progress, write messages without the provider's remote-write capability and
+ * completion data (m->write), or report a one-sided write done before the provider said it
+ * landed (delivery completion).
  */
 #include "config.h"
 
@@ -13,6 +15,7 @@
 #include "runtime/log.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 size_t comm_btl_ofi_write_size(const struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep)
 {
@@ -69,6 +72,85 @@ static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
         m->writes_pieced += a->landed == 0;
     }
     return COMM_OK;
+}
+
+/* Posts the next piece of the one-sided write A: at most a write piece, inside one local piece,
+ * with delivery completion (the next once it has landed).  COMM_OK, COMM_AGAIN (the provider is
+ * busy), COMM_ERR_NOT_SUPPORTED (no delivery completion; logged once) or a status (logged). */
+static int ofi_write_post_one_sided(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
+{
+    size_t piece = a->ep->same_host ? m->rma_piece : m->rma_piece_far;
+    void *desc = NULL;
+    struct iovec iov;
+    struct fi_rma_iov rma;
+    struct fi_msg_rma msg;
+    size_t n;
+    char *from;
+    ssize_t ret;
+
+    while (a->loff == a->iov[a->li].iov_len) { /* write_start checked the pieces cover len */
+        a->li++;
+        a->loff = 0;
+    }
+    from = (char *)a->iov[a->li].iov_base + a->loff;
+    n = a->iov[a->li].iov_len - a->loff;
+    if (n > a->len - a->landed) {
+        n = a->len - a->landed;
+    }
+    if (piece > 0 && n > piece) {
+        n = piece;
+    }
+    if (n > m->max_msg_size) {
+        n = m->max_msg_size;
+    }
+    if ((m->mr_mode & FI_MR_LOCAL) && a->local == NULL) {
+        int rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, from, n, &a->local);
+
+        if (rc < 0) {
+            return rc;
+        }
+    }
+    if (a->local != NULL) {
+        desc = a->local->desc;
+    }
+    iov = (struct iovec){from, n};
+    rma = (struct fi_rma_iov){a->raddr + a->landed, n, a->key};
+    msg = (struct fi_msg_rma){.msg_iov = &iov,
+                              .desc = &desc,
+                              .iov_count = 1,
+                              .addr = a->ep->addr,
+                              .rma_iov = &rma,
+                              .rma_iov_count = 1,
+                              .context = &a->op.ctx};
+    ret = fi_writemsg(m->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    if (ret == -FI_EAGAIN) {
+        return COMM_AGAIN;
+    }
+    if (ret == -FI_EBADFLAGS || ret == -FI_ENOSYS || ret == -FI_EOPNOTSUPP) {
+        /* Transmit completion would not say the bytes are in the peer's memory, which is
+         * what a one-sided write must know before it ends: no fallback. */
+        if (!m->rma_write_refused) {
+            comm_log_info("btl_ofi",
+                          "provider %s does not report writes as landed (%s): one-sided "
+                          "writes go through messages",
+                          m->provider, comm_btl_ofi_fi_strerror((int)-ret));
+        }
+        m->rma_write_refused = true;
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    if (ret != 0) {
+        comm_log_error("btl_ofi", "writing %zu bytes to rank %ld failed: %s", n, a->ep->base.peer,
+                       comm_btl_ofi_fi_strerror((int)-ret));
+        return COMM_ERR_SYSTEM;
+    }
+    a->posting = n;
+    return COMM_OK;
+}
+
+/* Posts the next piece of A, a message or a one-sided write. */
+static int ofi_write_post_next(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
+{
+    return a->one_sided ? ofi_write_post_one_sided(m, a) : ofi_write_post(m, a);
 }
 
 /* Frees A and lets go of its registration. */
@@ -134,11 +216,64 @@ int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, si
     return COMM_OK;
 }
 
+int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec *local,
+                             size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len,
+                             comm_btl_get_done_fn done, void *ctx)
+{
+    struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
+    struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
+    struct btl_ofi_awrite *a;
+    size_t have = 0;
+    int rc;
+
+    if (!m->remote_write || m->rma_write_refused || remote_key == 0) {
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    if (len == 0) {
+        return COMM_OK;
+    }
+    for (size_t i = 0; i < nlocal && have < len; i++) {
+        have += local[i].iov_len;
+    }
+    if (have < len) {
+        comm_log_error("btl_ofi", "a write of %zu bytes to rank %ld was given only %zu local bytes",
+                       len, base->peer, have);
+        return COMM_ERR_BAD_PARAM;
+    }
+    a = calloc(1, sizeof(*a) + nlocal * sizeof(a->iov[0]));
+    if (a == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    a->op.type = BTL_OFI_OP_AWRITE;
+    a->ep = ep;
+    a->len = len;
+    btl_ofi_remote(m, remote, remote_key, &a->raddr, &a->key);
+    a->done = done;
+    a->ctx = ctx;
+    a->one_sided = true;
+    a->niov = nlocal;
+    memcpy(a->iov, local, nlocal * sizeof(a->iov[0]));
+    /* The first piece now, so that a busy provider or a refusal leaves nothing begun. */
+    rc = ofi_write_post_one_sided(m, a);
+    if (rc != COMM_OK) {
+        ofi_write_free(m, a);
+        return rc;
+    }
+    return COMM_OK;
+}
+
 void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *a, int status)
 {
     if (status == COMM_OK && a->landed + a->posting < a->len) {
         /* A piece landed: the next one is posted by this progress call (advance_writes). */
         a->landed += a->posting;
+        if (a->one_sided) {
+            a->loff += a->posting;
+            if (a->local != NULL) { /* the next piece may lie elsewhere */
+                comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
+                a->local = NULL;
+            }
+        }
         a->posting = 0;
         ofi_write_wait(m, a);
         return;
@@ -177,7 +312,7 @@ int comm_btl_ofi_advance_writes(struct btl_ofi_module *m)
     m->writes_stirred = false;
     while (m->writes_waiting != NULL) {
         struct btl_ofi_awrite *a = m->writes_waiting;
-        int rc = ofi_write_post(m, a);
+        int rc = ofi_write_post_next(m, a);
 
         if (rc == COMM_AGAIN) {
             m->writes_stirred = true;

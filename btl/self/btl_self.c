@@ -212,4 +212,5 @@ const struct comm_btl_ops comm_btl_self = {
     .put = comm_btl_stub_put,
     .get_start = comm_btl_stub_get_start,
     .put_start = comm_btl_stub_put_start,
+    .write_start = comm_btl_stub_write_start,
 };

@@ -68,6 +68,14 @@ struct btl_shm_endpoint {
     size_t mapping_len;
 };
 
+/* A write_start whose bytes have landed: its done function waits for the next progress
+ * call.  Owned by the module. */
+struct btl_shm_written {
+    struct btl_shm_written *next;
+    comm_btl_get_done_fn done;
+    void *ctx;
+};
+
 struct btl_shm_module {
     struct comm_btl_module base;
     comm_btl_recv_fn recv;
@@ -85,6 +93,8 @@ struct btl_shm_module {
     struct btl_shm_endpoint **eps; /* by local rank */
     bool cma_allowed;             /* COMM_SHM_CMA */
     bool cma_warned;
+    struct btl_shm_written *written_head; /* write_starts to report, oldest first */
+    struct btl_shm_written **written_tail;
 };
 
 extern const struct comm_btl_ops comm_btl_shm;
@@ -111,6 +121,14 @@ int comm_btl_shm_get(struct comm_btl_endpoint *ep, const struct iovec *local, si
                      uint64_t remote, uint64_t remote_key, size_t len);
 int comm_btl_shm_put(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
                      uint64_t remote, uint64_t remote_key, size_t len);
+/* Writes with CMA at once; the done function is called by the next progress call. */
+int comm_btl_shm_write_start(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
+                             uint64_t remote, uint64_t remote_key, size_t len,
+                             comm_btl_get_done_fn done, void *ctx);
+/* Calls the done functions of the write_starts queued before this call; returns how many. */
+int comm_btl_shm_report_writes(struct btl_shm_module *m);
+/* Frees the write_starts not reported yet, at close (their done functions are not called). */
+void comm_btl_shm_drop_writes(struct btl_shm_module *m);
 bool comm_btl_shm_probe_cma(struct btl_shm_endpoint *ep);
 int comm_btl_shm_progress(struct comm_btl_module *module);
 

@@ -220,6 +220,7 @@ static int btl_shm_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->base.max_fragment = m->cell_size - BTL_SHM_CELL_HEADER;
     m->base.eager_limit = (size_t)eager;
     m->recv = recv;
+    m->written_tail = &m->written_head;
     m->local_size = self->local_size;
     m->my_local = self->local_rank;
     m->local_peers = self->local_peers;
@@ -377,6 +378,7 @@ static void btl_shm_close(struct comm_btl_module *module)
     struct btl_shm_module *m = (struct btl_shm_module *)module;
 
     btl_shm_wired(module);
+    comm_btl_shm_drop_writes(m);
     for (long i = 0; i < m->local_size; i++) {
         if (m->eps[i] != NULL) {
             munmap(m->eps[i]->mapping, m->eps[i]->mapping_len);
@@ -426,4 +428,5 @@ const struct comm_btl_ops comm_btl_shm = {
     .put = comm_btl_shm_put,
     .get_start = comm_btl_stub_get_start,
     .put_start = comm_btl_stub_put_start,
+    .write_start = comm_btl_shm_write_start,
 };

@@ -3,8 +3,9 @@
  * process_vm_writev (CMA): the single copy of large messages inside a host, which the
  * receiver and the sender may share.
  *
- * Layer: btl/shm.  Must not: retry forever; a refusal turns CMA off for that peer and the
- * runtime falls back to copying through the rings.
+ * Layer: btl/shm.  Must not: retry forever (a refusal turns CMA off for that peer and the
+ * runtime falls back to copying through the rings), or call a done function from anywhere but
+ * progress.
  */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 
@@ -124,4 +126,68 @@ int comm_btl_shm_put(struct comm_btl_endpoint *base, const struct iovec *local, 
         return ep->cma ? COMM_OK : COMM_ERR_NOT_SUPPORTED;
     }
     return shm_cma(ep, local, nlocal, remote, len, true);
+}
+
+int comm_btl_shm_write_start(struct comm_btl_endpoint *base, const struct iovec *local,
+                             size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len,
+                             comm_btl_get_done_fn done, void *ctx)
+{
+    struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
+    struct btl_shm_module *m = (struct btl_shm_module *)base->module;
+    struct btl_shm_written *w;
+    int rc;
+
+    (void)remote_key; /* CMA writes any memory of the peer */
+    if (!ep->cma) {
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    if (len == 0) {
+        return COMM_OK;
+    }
+    /* Allocated first: once the bytes are written, their done function must come. */
+    w = malloc(sizeof(*w));
+    if (w == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    rc = shm_cma(ep, local, nlocal, remote, len, true);
+    if (rc < 0) {
+        free(w);
+        return rc;
+    }
+    w->next = NULL;
+    w->done = done;
+    w->ctx = ctx;
+    *m->written_tail = w;
+    m->written_tail = &w->next;
+    return COMM_OK;
+}
+
+int comm_btl_shm_report_writes(struct btl_shm_module *m)
+{
+    struct btl_shm_written *list = m->written_head;
+    int n = 0;
+
+    /* Only those queued before this call: a done function may begin more. */
+    m->written_head = NULL;
+    m->written_tail = &m->written_head;
+    while (list != NULL) {
+        struct btl_shm_written *w = list;
+
+        list = w->next;
+        w->done(w->ctx, COMM_OK);
+        free(w);
+        n++;
+    }
+    return n;
+}
+
+void comm_btl_shm_drop_writes(struct btl_shm_module *m)
+{
+    while (m->written_head != NULL) {
+        struct btl_shm_written *w = m->written_head;
+
+        m->written_head = w->next;
+        free(w);
+    }
+    m->written_tail = &m->written_head;
 }

@@ -64,6 +64,9 @@ int comm_btl_shm_progress(struct comm_btl_module *module)
     struct btl_shm_module *m = (struct btl_shm_module *)module;
     int delivered = 0;
 
+    if (m->written_head != NULL) {
+        delivered += comm_btl_shm_report_writes(m);
+    }
     for (long s = 0; s < m->local_size; s++) {
         char *ring;
         uint64_t head = m->heads[s], first = head;

@@ -89,4 +89,5 @@ const struct comm_btl_ops comm_btl_template = {
     .put = comm_btl_stub_put,
     .get_start = comm_btl_stub_get_start,
     .put_start = comm_btl_stub_put_start,
+    .write_start = comm_btl_stub_write_start,
 };

@@ -1,7 +1,8 @@
 /*
  * btl_test.c - the byte-transfer layers on their own: tables complete, the template declines,
  * self delivers to itself, and shm moves fragments between two modules (two "ranks" in one
- * process), wraps its rings, reports a full ring and reads memory with CMA.
+ * process), wraps its rings, reports a full ring, reads memory with CMA and writes it with
+ * write_start, reported at progress.
  */
 #include "config.h"
 
@@ -60,6 +61,8 @@ START_TEST(every_table_is_complete)
         ck_assert_ptr_nonnull(t->flush);
         ck_assert_ptr_nonnull(t->get_start);
         ck_assert_ptr_nonnull(t->put);
+        ck_assert_ptr_nonnull(t->put_start);
+        ck_assert_ptr_nonnull(t->write_start);
     }
 }
 END_TEST
@@ -114,6 +117,8 @@ START_TEST(self_delivers_at_progress_in_order)
     ck_assert(memcmp(got_data[1], "ef", 2) == 0);
     ck_assert_int_eq(m->ops->get(ep, &iov, 1, (uint64_t)(uintptr_t)buf, 0, 13), COMM_OK);
     ck_assert_str_eq(buf + 32, "remote bytes");
+    ck_assert_int_eq(m->ops->write_start(ep, &iov, 1, (uint64_t)(uintptr_t)buf, 0, 13, NULL, NULL),
+                     COMM_ERR_NOT_SUPPORTED);
     m->ops->close(m);
 }
 END_TEST
@@ -254,6 +259,72 @@ START_TEST(shm_writes_peer_memory_with_cma)
 }
 END_TEST
 
+/* What write_start's done functions saw. */
+static int written_calls;
+static int written_status;
+static void *written_ctx;
+
+static void note_written(void *ctx, int status)
+{
+    written_calls++;
+    written_status = status;
+    written_ctx = ctx;
+}
+
+START_TEST(shm_write_start_lands_at_once_and_reports_at_progress)
+{
+    struct comm_btl_module *m0, *m1;
+    struct comm_btl_endpoint *to1, *to0;
+    static char src1[50000], src2[20000], dst[70000 + 16];
+    struct iovec iov[2] = {{src1, sizeof(src1)}, {src2, sizeof(src2)}};
+    int tag = 0;
+
+    for (size_t i = 0; i < sizeof(src1); i++) {
+        src1[i] = (char)(i * 5 + 1);
+    }
+    for (size_t i = 0; i < sizeof(src2); i++) {
+        src2[i] = (char)(i * 3 + 2);
+    }
+    memset(dst, 'z', sizeof(dst));
+    written_calls = 0;
+    shm_pair(&m0, &m1, &to1, &to0);
+    ck_assert_int_eq(to0->module->ops->write_start(to0, NULL, 0, 0, 0, 0, note_written, &tag),
+                     COMM_OK);
+    ck_assert_int_eq(to0->module->ops->write_start(to0, iov, 2, (uint64_t)(uintptr_t)(dst + 8), 0,
+                                                   sizeof(src1) + sizeof(src2), note_written, &tag),
+                     COMM_OK);
+    /* In place at once, but reported only by the writer's next progress call. */
+    ck_assert_int_eq(written_calls, 0);
+    ck_assert(memcmp(dst + 8, src1, sizeof(src1)) == 0);
+    ck_assert(memcmp(dst + 8 + sizeof(src1), src2, sizeof(src2)) == 0);
+    for (size_t i = 0; i < 8; i++) {
+        ck_assert_int_eq(dst[i], 'z');
+        ck_assert_int_eq(dst[sizeof(dst) - 1 - i], 'z');
+    }
+    ck_assert_int_eq(m0->ops->progress(m0), 0);
+    ck_assert_int_eq(written_calls, 0);
+    ck_assert_int_eq(m1->ops->progress(m1), 1);
+    ck_assert_int_eq(written_calls, 1);
+    ck_assert_int_eq(written_status, COMM_OK);
+    ck_assert_ptr_eq(written_ctx, &tag);
+    ck_assert_int_eq(m1->ops->progress(m1), 0);
+    ck_assert_int_eq(written_calls, 1);
+    /* Too few local bytes: refused, nothing reported. */
+    ck_assert_int_eq(to0->module->ops->write_start(to0, iov, 1, (uint64_t)(uintptr_t)dst, 0,
+                                                   sizeof(src1) + 1, note_written, &tag),
+                     COMM_ERR_BAD_PARAM);
+    ck_assert_int_eq(m1->ops->progress(m1), 0);
+    ck_assert_int_eq(written_calls, 1);
+    /* A write not reported yet is dropped at close. */
+    ck_assert_int_eq(to0->module->ops->write_start(to0, iov, 1, (uint64_t)(uintptr_t)dst, 0, 16,
+                                                   note_written, &tag),
+                     COMM_OK);
+    m0->ops->close(m0);
+    m1->ops->close(m1);
+    ck_assert_int_eq(written_calls, 1);
+}
+END_TEST
+
 START_TEST(shm_split_size_is_read)
 {
     struct comm_btl_module *m0, *m1;
@@ -286,6 +357,9 @@ START_TEST(shm_without_cma_refuses_get)
     ck_assert_int_eq(to0->module->ops->put(to0, NULL, 0, 0, 0, 0), COMM_ERR_NOT_SUPPORTED);
     ck_assert_int_eq(to0->module->ops->put(to0, &iov, 1, (uint64_t)(uintptr_t)src, 0, 8),
                      COMM_ERR_NOT_SUPPORTED);
+    ck_assert_int_eq(
+        to0->module->ops->write_start(to0, &iov, 1, (uint64_t)(uintptr_t)src, 0, 8, NULL, NULL),
+        COMM_ERR_NOT_SUPPORTED);
     m0->ops->close(m0);
     m1->ops->close(m1);
 }
@@ -329,6 +403,7 @@ int main(void)
     tcase_add_test(tc, shm_reserve_commit_fills_in_place);
     tcase_add_test(tc, shm_reads_peer_memory_with_cma);
     tcase_add_test(tc, shm_writes_peer_memory_with_cma);
+    tcase_add_test(tc, shm_write_start_lands_at_once_and_reports_at_progress);
     tcase_add_test(tc, shm_split_size_is_read);
     tcase_add_test(tc, shm_without_cma_refuses_get);
     tcase_add_test(tc, shm_disabled_declines);
