@@ -19,7 +19,7 @@
  * operation with no message; a target on another host grants locks from its progress.
  *
  * Passive-target progress: direct and cma targets need nothing from the target.  Messages need
- * the target's progress: it runs whenever the target is inside MPI, and COMM_RMA_PROGRESS_THREAD
+ * the target's progress: it runs whenever the target is inside MPI, and COMM_PROGRESS_THREAD
  * starts a thread that runs it while the program computes.
  *
  * Threads: every function takes the core lock itself (runtime/thread.h) and waits without it.

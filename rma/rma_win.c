@@ -25,7 +25,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,12 +35,6 @@
 #include <unistd.h>
 
 static const struct comm_setting rma_settings[] = {
-    {.name = "COMM_RMA_PROGRESS_THREAD",
-     .type = COMM_SETTING_BOOL,
-     .default_value = "0",
-     .help = "run a thread that carries out one-sided operations arriving as messages while the "
-             "program computes (passive targets on other hosts, or with COMM_SHM=0)",
-     .audience = COMM_AUDIENCE_USER},
     {.name = "COMM_RMA_SHM",
      .type = COMM_SETTING_BOOL,
      .default_value = "1",
@@ -73,12 +66,6 @@ struct rma_region {
 /* Guarded by the core lock: the windows whose targets receive messages. */
 static struct comm_win *rma_windows;
 static bool rma_hook_added;
-
-/* The progress thread (COMM_RMA_PROGRESS_THREAD). */
-static pthread_t rma_thread;
-static bool rma_thread_running;
-static volatile bool rma_thread_stop;
-static int rma_thread_users;
 
 const char *comm_rma_path_name(enum comm_rma_path path)
 {
@@ -617,57 +604,6 @@ static int rma_progress(void)
     return n;
 }
 
-static void *rma_thread_main(void *arg)
-{
-    (void)arg;
-    while (!rma_thread_stop) {
-        comm_core_lock();
-        comm_progress_poll();
-        comm_core_unlock();
-        /* Leave the core to the program between polls. */
-        struct timespec ts = {0, 20000};
-        nanosleep(&ts, NULL);
-    }
-    return NULL;
-}
-
-static void rma_thread_start(void)
-{
-    bool on = false;
-    const struct comm_setting *s = &rma_settings[0];
-
-    if (comm_config_get_bool(s, &on) != COMM_OK || !on) {
-        return;
-    }
-    if (!comm_thread_is_multiple()) {
-        comm_log_warn("rma",
-                      "COMM_RMA_PROGRESS_THREAD needs MPI_Init_thread with MPI_THREAD_MULTIPLE "
-                      "(this program asked for less): no progress thread");
-        return;
-    }
-    if (rma_thread_users++ > 0) {
-        return;
-    }
-    rma_thread_stop = false;
-    if (pthread_create(&rma_thread, NULL, rma_thread_main, NULL) != 0) {
-        comm_log_error("rma", "cannot start the progress thread: %s", strerror(errno));
-        rma_thread_users = 0;
-        return;
-    }
-    rma_thread_running = true;
-    comm_log_info("rma", "progress thread started for one-sided messages");
-}
-
-static void rma_thread_end(void)
-{
-    if (!rma_thread_running || --rma_thread_users > 0) {
-        return;
-    }
-    rma_thread_stop = true;
-    pthread_join(rma_thread, NULL);
-    rma_thread_running = false;
-}
-
 /* ---- making windows --------------------------------------------------------------------- */
 
 /* What each member tells the others when the window is made. */
@@ -860,7 +796,7 @@ static bool rma_shm_allowed(void)
 {
     bool on = true;
 
-    comm_config_get_bool(&rma_settings[1], &on);
+    comm_config_get_bool(&rma_settings[0], &on);
     return on && comm_btl_shm_is_enabled();
 }
 
@@ -1028,7 +964,6 @@ int comm_win_create(struct comm_communicator *comm, int flavor, void *base, MPI_
         win->next = rma_windows;
         rma_windows = win;
         comm_core_unlock();
-        rma_thread_start();
     }
     if (win->rank == 0) {
         rma_log_paths(win);
@@ -1080,7 +1015,6 @@ int comm_win_free(struct comm_win *win)
             }
             free(win->slot_buf[i]);
         }
-        rma_thread_end();
     }
     while (win->waiters != NULL) {
         struct rma_waiter *w = win->waiters;

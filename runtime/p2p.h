@@ -127,6 +127,13 @@ void comm_p2p_probe_wait(struct comm_communicator *comm, int source, int tag, bo
  * (LOCAL_SIZE ranks here), or as COMM_WAIT_YIELD says. */
 int comm_progress_init(long local_size);
 
+/* COMM_PROGRESS_THREAD: whether a thread progresses beside the program (the core lock is then
+ * taken whatever the thread level), and starting and stopping it (after init, before the
+ * transports close). */
+bool comm_progress_thread_wanted(void);
+int comm_progress_thread_start(void);
+void comm_progress_thread_stop(void);
+
 /* Whether this process waits by yielding the core. */
 bool comm_progress_is_polite(void);
 

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 
 static int progress_check_yield(const char *value, char *expected_out, size_t len);
 
@@ -37,6 +38,13 @@ static const struct comm_setting progress_settings[] = {
              "0 (never: spin)",
      .audience = COMM_AUDIENCE_TUNER,
      .check = progress_check_yield},
+    {.name = "COMM_PROGRESS_THREAD",
+     .type = COMM_SETTING_BOOL,
+     .default_value = "0",
+     .help = "run a thread that progresses communication while the program computes: one-sided "
+             "operations reach a passive target through the network, and large messages move, "
+             "without the target calling MPI",
+     .audience = COMM_AUDIENCE_USER},
 };
 
 const struct comm_setting_table comm_progress_settings = {
@@ -47,6 +55,59 @@ const struct comm_setting_table comm_progress_settings = {
 
 /* Guarded by: set at init. */
 static bool progress_polite = false;
+
+/* The progress thread (COMM_PROGRESS_THREAD). */
+static pthread_t progress_thread;
+static bool progress_thread_running;
+static atomic_bool progress_thread_stop;
+
+bool comm_progress_thread_wanted(void)
+{
+    bool on = false;
+
+    comm_config_get_bool(&progress_settings[1], &on);
+    return on;
+}
+
+static void *progress_thread_main(void *arg)
+{
+    (void)arg;
+    while (!atomic_load_explicit(&progress_thread_stop, memory_order_relaxed)) {
+        struct timespec pause = {0, 50000};
+
+        comm_core_lock();
+        comm_progress_poll();
+        comm_core_unlock();
+        /* Leave the core and the lock to the program between rounds. */
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+int comm_progress_thread_start(void)
+{
+    if (!comm_progress_thread_wanted()) {
+        return COMM_OK;
+    }
+    atomic_store(&progress_thread_stop, false);
+    if (pthread_create(&progress_thread, NULL, progress_thread_main, NULL) != 0) {
+        comm_log_error("runtime", "cannot start the progress thread (COMM_PROGRESS_THREAD=1)");
+        return COMM_ERR_SYSTEM;
+    }
+    progress_thread_running = true;
+    comm_log_info("runtime", "a progress thread runs beside the program (COMM_PROGRESS_THREAD)");
+    return COMM_OK;
+}
+
+void comm_progress_thread_stop(void)
+{
+    if (!progress_thread_running) {
+        return;
+    }
+    atomic_store(&progress_thread_stop, true);
+    pthread_join(progress_thread, NULL);
+    progress_thread_running = false;
+}
 
 static int progress_check_yield(const char *value, char *expected_out, size_t len)
 {

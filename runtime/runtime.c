@@ -213,10 +213,10 @@ int comm_runtime_init(const struct comm_setting_table *const *tables, size_t nta
         runtime_log_levels(comm_communicator_lookup(MPI_COMM_WORLD));
     }
     runtime_thread_level = thread_level;
-    comm_thread_init(thread_level);
+    comm_thread_init(comm_progress_thread_wanted() ? MPI_THREAD_MULTIPLE : thread_level);
     runtime_main_thread = pthread_self();
     runtime_state = COMM_RUNTIME_RUNNING;
-    return COMM_OK;
+    return comm_progress_thread_start();
 }
 
 int comm_runtime_finalize(void)
@@ -226,6 +226,7 @@ int comm_runtime_finalize(void)
     if (runtime_state != COMM_RUNTIME_RUNNING) {
         return COMM_ERR_STATE;
     }
+    comm_progress_thread_stop();
     /* MPI_Finalize is collective: no rank leaves while another may still talk to it. */
     comm_p2p_finalize();
     rc = comm_pmix_fence(false);
