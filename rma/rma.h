@@ -11,6 +11,10 @@
  *            done here under the target's accumulate lock (in the host's window segment).
  *   cma      MPI_Win_create memory of a target on this host: puts and gets are single copies
  *            through the shared-memory btl (process_vm_writev/readv); accumulates are messages.
+ *   net      a target reached through the network btl, whose window memory it registered:
+ *            puts are RDMA writes (write_start: fi_write, complete when delivered) and gets RDMA
+ *            reads (get_start: fi_read); accumulates are messages (comm uses no network
+ *            atomics: mixing them with accumulates done in shared memory would not be atomic).
  *   messages everything else (other hosts, dynamic windows, COMM_SHM=0): the operation travels
  *            as a message on the window's own context and the target's progress carries it
  *            out: a large put or get is a rendezvous of the point-to-point engine, so its bytes
@@ -44,7 +48,9 @@ struct comm_info;
 enum comm_rma_path {
     COMM_RMA_DIRECT,
     COMM_RMA_CMA,
+    COMM_RMA_NET,
     COMM_RMA_MESSAGES,
+    COMM_RMA_NPATHS,
 };
 
 /* A target's lock word and accumulate lock: one cache line in the host's segment. */
@@ -66,7 +72,8 @@ struct comm_rma_peer {
     int disp_unit;
     char *direct;             /* its window mapped here (direct), NULL otherwise */
     struct comm_rma_ctl *ctl; /* its lock word, when reachable here; NULL otherwise */
-    struct comm_btl_endpoint *ep; /* cma: the btl that reaches it */
+    struct comm_btl_endpoint *ep; /* cma, net: the btl that reaches it */
+    uint64_t key;                 /* net: its window's registration */
     /* Origin side. */
     int lock_type;          /* held here: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
     bool lock_direct;       /* taken on ctl, not granted by a message */
@@ -113,7 +120,8 @@ struct comm_win {
     struct comm_rma_ctl own_ctl; /* this process's lock word when there is no segment */
     struct comm_rma_ctl *my_ctl;
     void *owned; /* MPI_Win_allocate memory outside a segment (freed with the window) */
-    uint64_t reg_key; /* the btl registration of the window (0: none) */
+    struct comm_btl_module *reg_module; /* the network btl the window's memory is registered */
+    uint64_t reg_key;                   /*   with, and the key (0: none) */
     /* Epochs. */
     bool fence_open; /* a fence opened an epoch (no MPI_MODE_NOSUCCEED) */
     enum comm_rma_access access;
@@ -218,7 +226,7 @@ int comm_win_unlock_all(struct comm_win *win);
 int comm_win_flush(struct comm_win *win, int target, bool local);
 int comm_win_sync(struct comm_win *win);
 
-/* The name of a path, for logs and comm-info ("direct", "cma", "messages"). */
+/* The name of a path, for logs and comm-info ("direct", "cma", "net", "messages"). */
 const char *comm_rma_path_name(enum comm_rma_path path);
 
 /* Settings of the one-sided layer (COMM_RMA_*). */

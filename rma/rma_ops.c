@@ -269,6 +269,110 @@ static int rma_cma(struct comm_win *win, const struct comm_rma_op *op)
     return MPI_SUCCESS;
 }
 
+/* ---- net: RDMA writes and reads ---------------------------------------------------------- */
+
+/* One operation in flight through the network btl: its pieces, and what to do when the last
+ * has ended (unpack a get into a non-contiguous origin, free the bounce buffer). */
+struct rma_net_op {
+    struct comm_rma_peer *p;
+    unsigned pieces;
+    int status;
+    char *tmp;
+    void *origin;
+    MPI_Count ocount;
+    struct comm_datatype *odt; /* one reference, while a get's data must be unpacked */
+    size_t bytes;
+};
+
+static void rma_net_done(void *ctx, int status)
+{
+    struct rma_net_op *n = ctx;
+
+    if (status != COMM_OK) {
+        n->status = status;
+    }
+    if (--n->pieces > 0) {
+        return;
+    }
+    if (n->status != COMM_OK) {
+        comm_log_error("rma", "an RDMA %s of rank %ld's window failed", n->odt ? "read" : "write",
+                       n->p->world);
+    } else if (n->odt != NULL && n->tmp != NULL) {
+        comm_datatype_unpack(n->odt, n->origin, n->ocount, 0, n->tmp, n->bytes);
+    }
+    comm_datatype_release(n->odt);
+    free(n->tmp);
+    n->p->outstanding--;
+    free(n);
+}
+
+static int rma_net(struct comm_win *win, const struct comm_rma_op *op)
+{
+    struct comm_rma_peer *p = &win->peers[op->target];
+    const struct comm_btl_ops *ops = p->ep->module->ops;
+    size_t tbytes = (size_t)op->tcount * (size_t)op->tdt->size;
+    uint64_t at = p->base + (uint64_t)rma_disp_bytes(win, op);
+    bool put = op->kind == COMM_RMA_PUT;
+    struct rma_net_op *n = calloc(1, sizeof(*n));
+    struct comm_dt_cursor cur;
+    size_t done = 0;
+    char *local;
+    int rc = COMM_OK;
+
+    if (n == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    *n = (struct rma_net_op){.p = p, .pieces = 1, .status = COMM_OK, .bytes = tbytes};
+    if (op->odt->contiguous) {
+        local = (char *)(uintptr_t)op->origin + op->odt->lb;
+    } else {
+        n->tmp = malloc(tbytes > 0 ? tbytes : 1);
+        if (n->tmp == NULL) {
+            free(n);
+            return MPI_ERR_NO_MEM;
+        }
+        if (put) {
+            comm_datatype_pack(op->odt, op->origin, op->ocount, 0, n->tmp, tbytes);
+        } else {
+            n->origin = (void *)(uintptr_t)op->origin;
+            n->ocount = op->ocount;
+            n->odt = op->odt;
+            comm_datatype_retain(n->odt);
+        }
+        local = n->tmp;
+    }
+    p->outstanding++;
+    /* One piece per contiguous run of the target type; the extra count keeps the operation
+     * alive until every piece has begun. */
+    comm_datatype_cursor_init(&cur, op->tdt, NULL, op->tcount, 0);
+    while (done < tbytes) {
+        void *piece;
+        size_t len = comm_datatype_cursor_next(&cur, &piece, tbytes - done);
+        struct iovec iov = {local + done, len};
+        uint64_t remote = at + (uint64_t)(uintptr_t)piece;
+
+        if (len == 0) {
+            break;
+        }
+        n->pieces++;
+        do {
+            rc = put ? ops->write_start(p->ep, &iov, 1, remote, p->key, len, rma_net_done, n)
+                     : ops->get_start(p->ep, &iov, 1, remote, p->key, len, rma_net_done, n);
+            if (rc == COMM_AGAIN) {
+                comm_progress_poll();
+            }
+        } while (rc == COMM_AGAIN);
+        if (rc != COMM_OK) {
+            n->pieces--;
+            n->status = rc;
+            break;
+        }
+        done += len;
+    }
+    rma_net_done(n, rc == COMM_OK ? COMM_OK : rc);
+    return rc == COMM_OK ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
 /* ---- messages --------------------------------------------------------------------------- */
 
 static int rma_message(struct comm_win *win, const struct comm_rma_op *op,
@@ -381,6 +485,9 @@ int comm_win_op(struct comm_win *win, const struct comm_rma_op *op, struct comm_
         if (err == MPI_SUCCESS && req_out != NULL) {
             *req_out = rma_done_request(win);
         }
+    } else if (p->path == COMM_RMA_NET && req_out == NULL &&
+               (op->kind == COMM_RMA_PUT || op->kind == COMM_RMA_GET)) {
+        err = rma_net(win, op);
     } else if (p->path == COMM_RMA_CMA && (op->kind == COMM_RMA_PUT || op->kind == COMM_RMA_GET)) {
         err = rma_cma(win, op);
         if (err == MPI_SUCCESS && req_out != NULL) {

@@ -74,7 +74,10 @@ const char *comm_rma_path_name(enum comm_rma_path path)
         return "direct";
     case COMM_RMA_CMA:
         return "cma";
+    case COMM_RMA_NET:
+        return "net";
     case COMM_RMA_MESSAGES:
+    case COMM_RMA_NPATHS:
         return "messages";
     }
     return "?";
@@ -611,7 +614,7 @@ struct rma_wire_peer {
     uint64_t base;
     uint64_t size;
     int64_t disp_unit;
-    uint64_t seg_off; /* its window's offset in its host's segment (allocate flavors) */
+    uint64_t key; /* its registration with the network btl (second exchange) */
 };
 
 static int rma_barrier(struct comm_communicator *c)
@@ -792,6 +795,48 @@ static bool rma_cma_works(struct comm_rma_peer *p)
     return true;
 }
 
+/* Whether PEER's window can be written and read through its network btl (net). */
+static bool rma_net_works(struct comm_win *win, struct comm_rma_peer *p)
+{
+    struct comm_proc *proc = comm_p2p_proc(p->world);
+    struct comm_btl_endpoint *ep = proc != NULL ? proc->ep : NULL;
+
+    if (ep == NULL || p->key == 0 || win->reg_module == NULL || ep->module != win->reg_module ||
+        strcmp(ep->module->ops->name, "ofi") != 0) {
+        return false;
+    }
+    if (ep->module->ops->write_start(ep, NULL, 0, 0, p->key, 0, NULL, NULL) != COMM_OK) {
+        return false;
+    }
+    p->ep = ep;
+    return true;
+}
+
+/* Registers the window's memory with the network btl that reaches some member, so that those
+ * members can write and read it (net).  Nothing when no member is reached that way. */
+static void rma_register(struct comm_win *win)
+{
+    struct comm_btl_module *m = NULL;
+    uint64_t key = 0;
+
+    if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC || win->wsize == 0 || win->base == NULL) {
+        return;
+    }
+    for (int r = 0; r < win->size && m == NULL; r++) {
+        struct comm_proc *proc = comm_p2p_proc(win->peers[r].world);
+
+        if (r != win->rank && proc != NULL && proc->ep != NULL &&
+            strcmp(proc->ep->module->ops->name, "ofi") == 0) {
+            m = proc->ep->module;
+        }
+    }
+    if (m == NULL || m->ops->register_mem(m, win->base, (size_t)win->wsize, &key) != COMM_OK) {
+        return;
+    }
+    win->reg_module = m;
+    win->reg_key = key;
+}
+
 static bool rma_shm_allowed(void)
 {
     bool on = true;
@@ -817,28 +862,30 @@ static void rma_choose_paths(struct comm_win *win, const uint64_t *offsets)
             p->direct = (char *)win->seg + offsets[r];
         } else if (win->flavor == MPI_WIN_FLAVOR_CREATE && p->ctl != NULL && rma_cma_works(p)) {
             p->path = COMM_RMA_CMA;
+        } else if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC && rma_net_works(win, p)) {
+            p->path = COMM_RMA_NET;
         }
     }
 }
 
 static void rma_log_paths(const struct comm_win *win)
 {
-    int n[3] = {0, 0, 0};
+    int n[COMM_RMA_NPATHS] = {0};
 
     for (int r = 0; r < win->size; r++) {
         n[win->peers[r].path]++;
     }
     comm_log_info("rma",
                   "window of %d ranks (%s): %d targets direct, %d through CMA, %d through "
-                  "messages%s; accumulates %s",
+                  "RDMA, %d through messages%s; accumulates %s",
                   win->size,
                   win->flavor == MPI_WIN_FLAVOR_CREATE     ? "create"
                   : win->flavor == MPI_WIN_FLAVOR_ALLOCATE ? "allocate"
                   : win->flavor == MPI_WIN_FLAVOR_SHARED   ? "allocate_shared"
                                                            : "dynamic",
-                  n[COMM_RMA_DIRECT], n[COMM_RMA_CMA], n[COMM_RMA_MESSAGES],
+                  n[COMM_RMA_DIRECT], n[COMM_RMA_CMA], n[COMM_RMA_NET], n[COMM_RMA_MESSAGES],
                   n[COMM_RMA_MESSAGES] > 0 ? " (carried out by the target's progress)" : "",
-                  n[COMM_RMA_MESSAGES] + n[COMM_RMA_CMA] > 0
+                  n[COMM_RMA_MESSAGES] + n[COMM_RMA_CMA] + n[COMM_RMA_NET] > 0
                       ? "on other targets are carried out by the target (the network offers "
                         "no atomics comm uses)"
                       : "are atomic operations under the target's lock in shared memory");
@@ -932,16 +979,26 @@ int comm_win_create(struct comm_communicator *comm, int flavor, void *base, MPI_
         }
     }
     for (int r = 0; r < comm->size; r++) {
-        win->peers[r].base = all[r].base;
         win->peers[r].size = all[r].size;
         win->peers[r].disp_unit = (int)all[r].disp_unit;
+    }
+    /* Where each window is, and its registration, now that the memory is settled. */
+    rma_register(win);
+    mine = (struct rma_wire_peer){.base = (uint64_t)(uintptr_t)win->base, .key = win->reg_key};
+    err = rma_allgather(&mine, all, sizeof(mine), comm);
+    if (err != MPI_SUCCESS) {
+        goto fail;
+    }
+    for (int r = 0; r < comm->size; r++) {
+        win->peers[r].base = all[r].base;
+        win->peers[r].key = all[r].key;
     }
     rma_choose_paths(win, offsets);
     msgs = 0;
     for (int r = 0; r < comm->size; r++) {
         msgs |= win->peers[r].path == COMM_RMA_MESSAGES;
-        /* Accumulates to cma targets are messages too. */
-        msgs |= win->peers[r].path == COMM_RMA_CMA;
+        /* Accumulates to cma and net targets are messages too. */
+        msgs |= win->peers[r].path == COMM_RMA_CMA || win->peers[r].path == COMM_RMA_NET;
     }
     err = rma_allreduce_int(&msgs, MPI_MAX, comm);
     if (err != MPI_SUCCESS) {
@@ -980,6 +1037,9 @@ int comm_win_create(struct comm_communicator *comm, int flavor, void *base, MPI_
 fail:
     for (unsigned i = 0; i < COMM_RMA_SLOTS; i++) {
         free(win->slot_buf[i]);
+    }
+    if (win->reg_key != 0) {
+        win->reg_module->ops->deregister_mem(win->reg_module, win->reg_key);
     }
     if (win->seg != NULL) {
         munmap(win->seg, win->seg_len);
@@ -1027,6 +1087,9 @@ int comm_win_free(struct comm_win *win)
 
         win->regions = r->next;
         free(r);
+    }
+    if (win->reg_key != 0) {
+        win->reg_module->ops->deregister_mem(win->reg_module, win->reg_key);
     }
     if (win->seg != NULL) {
         munmap(win->seg, win->seg_len);

@@ -18,7 +18,7 @@
 
 /* Components that COMM_LOG_LEVEL may name; an override for any other name is refused. */
 static const char *const log_components[] = {
-    "runtime", "config", "pmix", "btl", "btl_self", "btl_shm", "btl_ofi", "coll", "topo",
+    "runtime", "config", "pmix", "btl", "btl_self", "btl_shm", "btl_ofi", "coll", "rma", "topo",
     "launcher",
 };
 
