@@ -117,6 +117,8 @@ struct comm_win {
     /* The host's segment: control lines, then the windows of MPI_Win_allocate(_shared). */
     void *seg;
     size_t seg_len;
+    struct comm_rma_ctl *bar; /* the barrier line of the segment */
+    int nlocal;               /* members on this host */
     struct comm_rma_ctl own_ctl; /* this process's lock word when there is no segment */
     struct comm_rma_ctl *my_ctl;
     void *owned; /* MPI_Win_allocate memory outside a segment (freed with the window) */

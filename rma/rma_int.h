@@ -76,6 +76,10 @@ void comm_rma_unlock_ctl(struct comm_rma_ctl *ctl, int lock_type);
 void comm_rma_acc_lock(struct comm_rma_ctl *ctl);
 void comm_rma_acc_unlock(struct comm_rma_ctl *ctl);
 
+/* A barrier of the members of this host, in the segment (rma_win.c): every member of the
+ * window when they all run here. */
+void comm_rma_barrier(struct comm_win *win);
+
 /* Point-to-point on the window's context (rma_win.c).  A request the engine frees itself when
  * it completes, or (KEEP) one the caller owns; ON_DONE/CTX: its completion callback.  BUF
  * (when OWN) is freed with the request.  NULL when out of memory or it could not start. */

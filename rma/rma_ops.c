@@ -123,6 +123,15 @@ static int rma_direct(struct comm_win *win, const struct comm_rma_op *op, char *
     char *tmp;
     int err = MPI_SUCCESS;
 
+    if (op->odt->contiguous && op->tdt->contiguous &&
+        (op->kind == COMM_RMA_PUT || op->kind == COMM_RMA_GET)) {
+        /* The common case: one copy of one block. */
+        char *o = (char *)(uintptr_t)op->origin + op->odt->lb;
+        char *t = taddr + op->tdt->lb;
+
+        memcpy(op->kind == COMM_RMA_PUT ? t : o, op->kind == COMM_RMA_PUT ? o : t, tbytes);
+        return MPI_SUCCESS;
+    }
     switch (op->kind) {
     case COMM_RMA_PUT:
         if (op->odt->contiguous) {
@@ -526,7 +535,9 @@ static void rma_wait_local(struct comm_win *win, int target)
 {
     struct rma_wait_peers w = {win, target};
 
-    comm_rma_wait(rma_locally_done, &w);
+    if (!win->all_direct && !rma_locally_done(&w)) {
+        comm_rma_wait(rma_locally_done, &w);
+    }
 }
 
 /* Waits for every request of N. */
@@ -650,8 +661,12 @@ int comm_win_fence(struct comm_win *win, int assert)
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     /* No member starts the next epoch before every member has ended this one. */
-    a = comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = win->comm});
-    err = a->fn.barrier(win->comm);
+    if (win->seg != NULL && win->nlocal == win->size) {
+        comm_rma_barrier(win);
+    } else {
+        a = comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = win->comm});
+        err = a->fn.barrier(win->comm);
+    }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     win->fence_open = !(assert & MPI_MODE_NOSUCCEED);
     return err;
@@ -980,6 +995,11 @@ int comm_win_flush(struct comm_win *win, int target, bool local)
     int *need, n = 0, err = MPI_SUCCESS;
 
     if (target == MPI_PROC_NULL) {
+        return MPI_SUCCESS;
+    }
+    if (win->all_direct) {
+        /* Every operation was done when its call returned. */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
         return MPI_SUCCESS;
     }
     rma_wait_local(win, target);

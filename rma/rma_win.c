@@ -217,6 +217,39 @@ void comm_rma_wait(bool (*done)(void *arg), void *arg)
     comm_progress_wait(done, arg);
 }
 
+/* ---- the barrier of a window inside one host --------------------------------------------- */
+
+struct rma_bar_wait {
+    const struct comm_rma_ctl *bar;
+    uint64_t gen;
+};
+
+static bool rma_bar_passed(void *arg)
+{
+    const struct rma_bar_wait *w = arg;
+
+    return __atomic_load_n(&w->bar->lock, __ATOMIC_ACQUIRE) != w->gen;
+}
+
+void comm_rma_barrier(struct comm_win *win)
+{
+    /* lock: the generation; acc: members arrived in this one. */
+    struct rma_bar_wait w = {win->bar, __atomic_load_n(&win->bar->lock, __ATOMIC_ACQUIRE)};
+
+    if (__atomic_add_fetch(&win->bar->acc, 1, __ATOMIC_ACQ_REL) == (uint32_t)win->nlocal) {
+        __atomic_store_n(&win->bar->acc, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&win->bar->lock, w.gen + 1, __ATOMIC_RELEASE);
+        return;
+    }
+    for (int spin = 0; spin < 200; spin++) {
+        if (rma_bar_passed(&w)) {
+            return;
+        }
+        __builtin_ia32_pause();
+    }
+    comm_rma_wait(rma_bar_passed, &w);
+}
+
 /* ---- the target's side ------------------------------------------------------------------ */
 
 static void rma_ack(struct comm_win *win, int origin)
@@ -702,7 +735,8 @@ static int rma_make_segment(struct comm_win *win, const struct rma_wire_peer *al
             nlocal++;
         }
     }
-    lines = rma_align((size_t)nlocal * sizeof(struct comm_rma_ctl), 4096);
+    /* A control line per member of this host, and one for the barrier of fences. */
+    lines = rma_align((size_t)(nlocal + 1) * sizeof(struct comm_rma_ctl), 4096);
     off = lines;
     for (int r = 0; r < win->size; r++) {
         if (!comm_communicator_is_local(win->peers[r].world)) {
@@ -761,6 +795,8 @@ static int rma_make_segment(struct comm_win *win, const struct rma_wire_peer *al
     }
     win->seg = seg;
     win->seg_len = len;
+    win->bar = (struct comm_rma_ctl *)((char *)seg + (size_t)nlocal * sizeof(struct comm_rma_ctl));
+    win->nlocal = nlocal;
     int li = 0;
     for (int r = 0; r < win->size; r++) {
         if (comm_communicator_is_local(win->peers[r].world)) {

@@ -1,6 +1,6 @@
 #!/bin/bash
 # check-mpi-functions.sh - keeps test/mpi-functions.txt true: every MPI 3.1 function it lists
-# (outside one-sided communication and I/O) is exported by libcomm as MPI_x and PMPI_x, except
+# (outside I/O) is exported by libcomm as MPI_x and PMPI_x, except
 # those marked "not-yet", and none of those marked "not-yet" is exported (then the mark is
 # stale: remove it).
 set -u
