@@ -504,6 +504,54 @@ static void rma_expect_data(struct comm_win *win, int origin, const struct rma_h
     }
 }
 
+static void rma_discard_done(struct comm_request *req)
+{
+    struct rma_arrival *a = req->on_complete_ctx;
+
+    rma_landed(a->win, a->origin);
+    free(a->block);
+    free(a);
+}
+
+/*
+ * An operation this target cannot carry out (outside its memory, malformed; logged): it still
+ * counts as done, so that the origin's synchronization ends, a fetch is answered with nothing
+ * (the origin's receive ends short), and data on its way is received and dropped, so that it
+ * cannot meet the receive of a later operation.
+ */
+static void rma_refuse(struct comm_win *win, int origin, const struct rma_hdr *h)
+{
+    if (h->type == COMM_RMA_GET || h->type == COMM_RMA_GET_ACC || h->type == COMM_RMA_CAS) {
+        comm_rma_send(win, origin, RMA_TAG_RESP, NULL, 0, comm_datatype_lookup(MPI_BYTE), false,
+                      false, NULL, NULL);
+    }
+    if (!(h->flags & RMA_HDR_INLINE) && h->type != COMM_RMA_GET && h->type != COMM_RMA_CAS &&
+        h->len > 0) {
+        struct rma_arrival *a = calloc(1, sizeof(*a));
+
+        if (a != NULL) {
+            a->win = win;
+            a->origin = origin;
+            a->block = malloc(h->len);
+        }
+        if (a != NULL && a->block != NULL) {
+            win->peers[origin].pending++;
+            if (comm_rma_recv(win, origin, RMA_TAG_DATA, a->block, (MPI_Count)h->len,
+                              comm_datatype_lookup(MPI_BYTE), false, rma_discard_done,
+                              a) != NULL) {
+                return;
+            }
+            win->peers[origin].pending--;
+        }
+        if (a != NULL) {
+            free(a->block);
+        }
+        free(a);
+    }
+    win->applied++;
+    win->peers[origin].got++;
+}
+
 void comm_rma_handle(struct comm_win *win, int origin, const char *msg, size_t len)
 {
     struct rma_hdr h;
@@ -521,21 +569,23 @@ void comm_rma_handle(struct comm_win *win, int origin, const char *msg, size_t l
         return;
     }
     if (h.flags & RMA_HDR_DT) {
-        if (h.dt_len > len - sizeof(h) ||
-            comm_datatype_wire_read(msg + sizeof(h), h.dt_len, &owned) != COMM_OK) {
-            return; /* logged */
+        if (h.dt_len <= len - sizeof(h) &&
+            comm_datatype_wire_read(msg + sizeof(h), h.dt_len, &owned) == COMM_OK) {
+            tdt = owned;
         }
-        tdt = owned;
     } else {
         tdt = comm_datatype_lookup((MPI_Datatype)(uintptr_t)h.tdt);
     }
     data = msg + sizeof(h) + h.dt_len;
-    if (tdt == NULL || ((h.flags & RMA_HDR_INLINE) && h.len > len - sizeof(h) - h.dt_len)) {
+    if (tdt == NULL || h.dt_len > len - sizeof(h) ||
+        ((h.flags & RMA_HDR_INLINE) && h.len > len - sizeof(h) - h.dt_len)) {
         comm_log_error("rma", "a malformed operation from rank %d", origin);
+        rma_refuse(win, origin, &h);
         goto out;
     }
     addr = rma_target_addr(win, origin, h.disp, h.tcount, tdt);
     if (addr == NULL) {
+        rma_refuse(win, origin, &h);
         goto out;
     }
     switch (h.type) {
