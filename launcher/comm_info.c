@@ -19,6 +19,7 @@
 
 #include "btl/ofi/btl_ofi.h"
 #include "coll/coll.h"
+#include "rma/rma.h"
 #include "launcher/comm_run.h"
 #include "pmix-glue/pmix_client.h"
 #include "runtime/api/api.h"
@@ -217,6 +218,37 @@ static void info_collectives(void)
         }
         if (!info_parsable) {
             printf("  %-15s %s\n", comm_coll_family_name(f), line);
+        }
+    }
+}
+
+/* How one-sided operations reach a target (rma/rma.h), in the order a window chooses. */
+static void info_rma(void)
+{
+    static const struct {
+        enum comm_rma_path path;
+        const char *what;
+    } paths[] = {
+        {COMM_RMA_DIRECT, "windows of MPI_Win_allocate(_shared) on this host, and a rank's own: "
+                          "loads and stores; accumulates under the target's lock in shared memory"},
+        {COMM_RMA_CMA, "MPI_Win_create memory on this host: single copies (process_vm_writev/"
+                       "readv); accumulates as messages"},
+        {COMM_RMA_NET, "windows on other hosts, registered with the network: RDMA writes and "
+                       "reads (fi_write, fi_read); accumulates as messages"},
+        {COMM_RMA_MESSAGES, "the rest (dynamic windows, request forms to other hosts): carried "
+                            "out by the target's progress (COMM_PROGRESS_THREAD answers for a "
+                            "target that computes)"},
+    };
+
+    if (!info_parsable) {
+        printf("\nOne-sided communication (how a window reaches each target; comm(7) ONE-SIDED "
+               "COMMUNICATION):\n");
+    }
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        if (info_parsable) {
+            printf("rma:path:%s\n", comm_rma_path_name(paths[i].path));
+        } else {
+            printf("  %-9s %s\n", comm_rma_path_name(paths[i].path), paths[i].what);
         }
     }
 }
@@ -456,6 +488,7 @@ int main(int argc, char **argv)
     info_versions();
     info_settings();
     info_collectives();
+    info_rma();
     info_providers();
     return info_host();
 }
