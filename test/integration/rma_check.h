@@ -3,7 +3,7 @@
  * and one way to make a window of each flavor and address its targets.
  *
  * Include it after declaring `static const char *prog` and `static int rank`.  A window made by
- * rma_win_make() has SIZE bytes of local memory at `base` on every rank; rma_disp() turns a
+ * rma_win_make() has BYTES bytes of local memory at `base` on every rank; rma_disp() turns a
  * byte offset into that memory into the target displacement the flavor wants (disp_unit units,
  * or an absolute address for a dynamic window, whose disp_unit is always 1).
  */
@@ -55,10 +55,10 @@ static bool rma_all_shared(MPI_Comm comm)
 }
 
 #if defined(__GNUC__)
-static void rma_win_make(struct rma_win *w, enum rma_flavor flavor, MPI_Aint size, int disp_unit,
+static void rma_win_make(struct rma_win *w, enum rma_flavor flavor, MPI_Aint bytes, int disp_unit,
                          MPI_Comm comm) __attribute__((unused));
 #endif
-static void rma_win_make(struct rma_win *w, enum rma_flavor flavor, MPI_Aint size, int disp_unit,
+static void rma_win_make(struct rma_win *w, enum rma_flavor flavor, MPI_Aint bytes, int disp_unit,
                          MPI_Comm comm)
 {
     int n;
@@ -67,29 +67,30 @@ static void rma_win_make(struct rma_win *w, enum rma_flavor flavor, MPI_Aint siz
     CHECK_MPI(MPI_Comm_size(comm, &n));
     memset(w, 0, sizeof(*w));
     w->flavor = flavor;
-    w->size = size;
+    w->size = bytes;
     w->disp_unit = disp_unit;
     switch (flavor) {
     case RMA_CREATE:
-        w->own = malloc(size > 0 ? (size_t)size : 1);
+        w->own = malloc(bytes > 0 ? (size_t)bytes : 1);
         CHECK(w->own != NULL);
         w->base = w->own;
-        CHECK_MPI(MPI_Win_create(w->base, size, disp_unit, MPI_INFO_NULL, comm, &w->win));
+        CHECK_MPI(MPI_Win_create(w->base, bytes, disp_unit, MPI_INFO_NULL, comm, &w->win));
         break;
     case RMA_ALLOCATE:
-        CHECK_MPI(MPI_Win_allocate(size, disp_unit, MPI_INFO_NULL, comm, &w->base, &w->win));
+        CHECK_MPI(MPI_Win_allocate(bytes, disp_unit, MPI_INFO_NULL, comm, &w->base, &w->win));
         break;
     case RMA_SHARED:
-        CHECK_MPI(MPI_Win_allocate_shared(size, disp_unit, MPI_INFO_NULL, comm, &w->base, &w->win));
+        CHECK_MPI(
+            MPI_Win_allocate_shared(bytes, disp_unit, MPI_INFO_NULL, comm, &w->base, &w->win));
         break;
     case RMA_DYNAMIC:
         w->disp_unit = 1;
-        w->own = malloc(size > 0 ? (size_t)size : 1);
+        w->own = malloc(bytes > 0 ? (size_t)bytes : 1);
         w->addr = malloc(sizeof(*w->addr) * (size_t)n);
         CHECK(w->own != NULL && w->addr != NULL);
         w->base = w->own;
         CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &w->win));
-        CHECK_MPI(MPI_Win_attach(w->win, w->base, size));
+        CHECK_MPI(MPI_Win_attach(w->win, w->base, bytes));
         CHECK_MPI(MPI_Get_address(w->base, &mine));
         CHECK_MPI(MPI_Allgather(&mine, 1, MPI_AINT, w->addr, 1, MPI_AINT, comm));
         break;
