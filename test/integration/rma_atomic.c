@@ -6,7 +6,7 @@
  *   - a spin lock built from MPI_Compare_and_swap guarding a plain get/put counter;
  *   - multi-element MPI_Accumulate of MPI_DOUBLE_INT with MPI_MAXLOC from every origin.
  *
- *   rma_atomic [ITERS]     (default 50; any number of ranks >= 1)
+ *   rma_atomic [ITERS]     (default 30; any number of ranks >= 1)
  *
  * Plain portable MPI-3.1.  Prints "rma_atomic R: ok" per rank, or "FAIL: rma_atomic rank R:
  * ..." and aborts.
@@ -245,7 +245,7 @@ int main(int argc, char **argv)
 {
     MPI_Aint bytes = PAIRS * sizeof(int) + NPAIRS * sizeof(struct double_int);
 
-    iters = 50;
+    iters = 30;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

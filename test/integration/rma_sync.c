@@ -7,7 +7,7 @@
  * MPI_Win_sync with load/store on an MPI_Win_allocate_shared window (when every rank shares
  * one node).
  *
- *   rma_sync [ROUNDS]     (default 20: exclusive-lock increments per rank; any ranks >= 1)
+ *   rma_sync [ROUNDS]     (default 10: exclusive-lock increments per rank; any ranks >= 1)
  *
  * Plain portable MPI-3.1 on windows from MPI_Win_create and MPI_Win_allocate.  Prints
  * "rma_sync R: ok" per rank, or "FAIL: rma_sync rank R: ..." and aborts.
@@ -172,13 +172,13 @@ static void test_lock(int rounds)
  * origin reuse its buffer; flush_all and flush_local_all cover every target. */
 static void test_flush(void)
 {
-    int buf[N], got[N], token = 0;
+    int buf[N], got[N], token = 0, heard = -1;
 
     CHECK_MPI(MPI_Win_lock_all(0, w.win));
     put_buf(buf, 6);
     CHECK_MPI(MPI_Put(buf, N, MPI_INT, right, rma_disp(&w, right, 0), N, MPI_INT, w.win));
     CHECK_MPI(MPI_Win_flush(right, w.win));
-    CHECK_MPI(MPI_Sendrecv(&token, 1, MPI_INT, right, 1, &token, 1, MPI_INT, left, 1,
+    CHECK_MPI(MPI_Sendrecv(&token, 1, MPI_INT, right, 1, &heard, 1, MPI_INT, left, 1,
                            MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Win_sync(w.win));
     expect_ints(mem(0), left, 6, "put, after the origin's MPI_Win_flush", __LINE__);
@@ -192,7 +192,7 @@ static void test_flush(void)
     CHECK_MPI(MPI_Win_flush_local(right, w.win));
     expect_ints(got, rank, 6, "get, after MPI_Win_flush_local", __LINE__);
     CHECK_MPI(MPI_Win_flush(right, w.win));
-    CHECK_MPI(MPI_Sendrecv(&token, 1, MPI_INT, right, 2, &token, 1, MPI_INT, left, 2,
+    CHECK_MPI(MPI_Sendrecv(&token, 1, MPI_INT, right, 2, &heard, 1, MPI_INT, left, 2,
                            MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     CHECK_MPI(MPI_Win_sync(w.win));
     expect_ints(mem(1), left, 7, "put, after MPI_Win_flush_local then MPI_Win_flush", __LINE__);
@@ -251,7 +251,7 @@ static void test_shared_sync(void)
 
 int main(int argc, char **argv)
 {
-    long rounds = 20;
+    long rounds = 10;
     enum rma_flavor flavors[] = {RMA_CREATE, RMA_ALLOCATE, RMA_DYNAMIC};
 
     MPI_Init(&argc, &argv);
