@@ -6,7 +6,8 @@
  *
  *   rma_errors     (any number of ranks >= 1)
  *
- * Every erroneous call is made by every rank with the same arguments.  The classes are those
+ * Every erroneous call is made by every rank with the same arguments.  A target address that
+ * no memory attached to a dynamic window covers is out of range too.  The classes are those
  * MPI-3.1 names: MPI_ERR_RANK, MPI_ERR_RMA_RANGE, MPI_ERR_RMA_SYNC, MPI_ERR_COUNT,
  * MPI_ERR_TYPE, MPI_ERR_OP, MPI_ERR_WIN, MPI_ERR_SIZE, MPI_ERR_DISP.  Prints "rma_errors R: ok"
  * per rank, or "FAIL: rma_errors rank R: ..." and aborts.
@@ -26,7 +27,8 @@ enum { N = 16 };
 
 int main(int argc, char **argv)
 {
-    MPI_Win win, bad = MPI_WIN_NULL;
+    MPI_Win win, dyn, bad = MPI_WIN_NULL;
+    MPI_Aint addr;
     int *base, buf[N] = {0}, got[N], mem[N];
 
     MPI_Init(&argc, &argv);
@@ -66,6 +68,15 @@ int main(int argc, char **argv)
     EXPECT(MPI_Put(buf, N, MPI_INT, 0, 1, N, MPI_INT, win), MPI_ERR_RMA_RANGE);
     EXPECT(MPI_Get(got, 1, MPI_INT, 0, N, 1, MPI_INT, win), MPI_ERR_RMA_RANGE);
     CHECK_MPI(MPI_Win_unlock_all(win));
+
+    /* A dynamic window with nothing attached: no address is part of it. */
+    CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dyn));
+    CHECK_MPI(MPI_Win_set_errhandler(dyn, MPI_ERRORS_RETURN));
+    CHECK_MPI(MPI_Get_address(mem, &addr));
+    CHECK_MPI(MPI_Win_lock_all(0, dyn));
+    EXPECT(MPI_Put(buf, 1, MPI_INT, (rank + 1) % size, addr, 1, MPI_INT, dyn), MPI_ERR_RMA_RANGE);
+    CHECK_MPI(MPI_Win_unlock_all(dyn));
+    CHECK_MPI(MPI_Win_free(&dyn));
 
     /* The window still works. */
     for (int i = 0; i < N; i++) {
