@@ -74,6 +74,8 @@ struct comm_rma_peer {
     struct comm_rma_ctl *ctl; /* its lock word, when reachable here; NULL otherwise */
     struct comm_btl_endpoint *ep; /* cma, net: the btl that reaches it */
     uint64_t key;                 /* net: its window's registration */
+    uint64_t *regions; /* dynamic: its attached memory as last heard (base, length pairs) */
+    int nregions;
     /* Origin side. */
     int lock_type;          /* held here: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
     bool lock_direct;       /* taken on ctl, not granted by a message */
@@ -138,6 +140,7 @@ struct comm_win {
     char *slot_buf[COMM_RMA_SLOTS];
     unsigned slot_head;
     uint64_t applied; /* data messages carried out here, ever */
+    unsigned direct_ops; /* operations started here: every 16th progresses */
     uint64_t fence_expected; /* applied at the end of the last fence */
     struct rma_waiter *waiters; /* lock requests that wait for the lock */
     int ndeferred;
@@ -167,6 +170,11 @@ int comm_win_free(struct comm_win *win);
 /* MPI_Win_shared_query: RANK's part of a shared window (MPI_PROC_NULL: the first non-empty). */
 int comm_win_shared_query(struct comm_win *win, int rank, MPI_Aint *size, int *disp_unit,
                           void *baseptr);
+
+/* Whether TARGET's dynamic window covers COUNT elements of DT at address DISP: from what this
+ * process last heard of its attached memory, asking it again when that does not cover them. */
+bool comm_win_dynamic_covers(struct comm_win *win, int target, MPI_Aint disp, MPI_Count count,
+                             const struct comm_datatype *dt);
 
 /* Dynamic windows: memory others may reach at its own address. */
 int comm_win_attach(struct comm_win *win, void *base, MPI_Aint size);

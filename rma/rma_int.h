@@ -15,6 +15,8 @@
  *         by the origin straight into its buffer (posted before the OP left).
  *   ACK   target -> origin: a lock granted, an unlock or flush carried out.
  *   POST  target -> origin: MPI_Win_post.
+ *   REGIONS target -> origin: the memory attached to a dynamic window (base, length pairs), the
+ *         answer to a REGIONS control message.
  *   COMPLETE origin -> target: MPI_Win_complete, with the number of data messages the origin
  *         has sent the target, ever: the target's MPI_Win_wait waits until it carried out as
  *         many from it.
@@ -35,6 +37,7 @@ enum {
     RMA_TAG_ACK = 4,
     RMA_TAG_POST = 5,
     RMA_TAG_COMPLETE = 6,
+    RMA_TAG_REGIONS = 7,
 };
 
 /* Message types (the data ones are the comm_rma_kind values). */
@@ -42,7 +45,11 @@ enum {
     RMA_AM_LOCK = 10,
     RMA_AM_UNLOCK,
     RMA_AM_FLUSH,
+    RMA_AM_REGIONS,
 };
+
+/* Most regions a dynamic window's target tells an origin about. */
+enum { RMA_MAX_REGIONS = 1024 };
 
 enum {
     RMA_HDR_INLINE = 1 << 0, /* the data follows the header (and the type description) */

@@ -486,6 +486,11 @@ int comm_win_op(struct comm_win *win, const struct comm_rma_op *op, struct comm_
     }
     p = &win->peers[op->target];
     comm_core_lock();
+    if (win->any_messages && (++win->direct_ops & 15) == 0) {
+        /* A program that spins on operations to targets it reaches directly (a lock taken with
+         * compare-and-swap on itself) must still serve the others' messages. */
+        comm_progress_poll();
+    }
     if (p->path == COMM_RMA_DIRECT && (p->direct != NULL || win->flavor == MPI_WIN_FLAVOR_DYNAMIC)) {
         char *taddr = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (char *)(uintptr_t)op->disp
                                                             : p->direct + rma_disp_bytes(win, op);
@@ -1002,6 +1007,8 @@ int comm_win_flush(struct comm_win *win, int target, bool local)
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         return MPI_SUCCESS;
     }
+    /* Serve the others too, even when nothing of ours waits (see comm_win_op). */
+    comm_progress();
     rma_wait_local(win, target);
     if (local) {
         return MPI_SUCCESS;

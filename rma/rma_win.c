@@ -391,11 +391,34 @@ static void rma_grant_waiters(struct comm_win *win)
     }
 }
 
+/* Tells ORIGIN the memory attached to this dynamic window. */
+static void rma_send_regions(struct comm_win *win, int origin)
+{
+    uint64_t *list = malloc(2 * RMA_MAX_REGIONS * sizeof(*list));
+    int n = 0;
+
+    if (list == NULL) {
+        comm_log_error("rma", "out of memory for the regions rank %d asked for", origin);
+        return;
+    }
+    for (struct rma_region *r = win->regions; r != NULL && n < RMA_MAX_REGIONS; r = r->next) {
+        list[2 * n] = r->base;
+        list[2 * n + 1] = r->len;
+        n++;
+    }
+    comm_rma_send(win, origin, RMA_TAG_REGIONS, list, 2 * n, comm_datatype_lookup(MPI_UINT64_T),
+                  true, false, NULL, NULL);
+}
+
 static void rma_handle_control(struct comm_win *win, int origin, const struct rma_hdr *h)
 {
     struct comm_rma_peer *p = &win->peers[origin];
     int lock_type = rma_lock_type(h->lock);
 
+    if (h->type == RMA_AM_REGIONS) {
+        rma_send_regions(win, origin);
+        return;
+    }
     if (h->type == RMA_AM_LOCK) {
         struct rma_waiter *w;
 
@@ -1181,6 +1204,9 @@ int comm_win_free(struct comm_win *win)
         munmap(win->seg, win->seg_len);
     }
     free(win->owned);
+    for (int r = 0; r < win->size; r++) {
+        free(win->peers[r].regions);
+    }
     free(win->peers);
     free(win->start_ranks);
     free(win->post_ranks);
@@ -1216,6 +1242,78 @@ int comm_win_shared_query(struct comm_win *win, int rank, MPI_Aint *size, int *d
     *disp_unit = win->peers[rank].disp_unit;
     *(void **)baseptr = win->peers[rank].direct;
     return MPI_SUCCESS;
+}
+
+static bool rma_regions_cover(const uint64_t *regions, int n, uintptr_t lo, uintptr_t hi)
+{
+    for (int i = 0; i < n; i++) {
+        if (lo >= regions[2 * i] && hi <= regions[2 * i] + regions[2 * i + 1]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool comm_win_dynamic_covers(struct comm_win *win, int target, MPI_Aint disp, MPI_Count count,
+                             const struct comm_datatype *dt)
+{
+    struct comm_rma_peer *p = &win->peers[target];
+    struct rma_hdr h = {.type = RMA_AM_REGIONS};
+    struct comm_request *req;
+    uintptr_t lo, hi;
+    uint64_t *list;
+    char *msg;
+    bool ok;
+
+    if (count == 0 || dt->size == 0) {
+        return true;
+    }
+    lo = (uintptr_t)disp + (uintptr_t)dt->true_lb;
+    hi = (uintptr_t)disp + (uintptr_t)((count - 1) * dt->extent + dt->true_lb + dt->true_extent);
+    comm_core_lock();
+    if (target == win->rank) {
+        ok = false;
+        for (struct rma_region *r = win->regions; r != NULL && !ok; r = r->next) {
+            ok = lo >= r->base && hi <= r->base + r->len;
+        }
+        comm_core_unlock();
+        return ok;
+    }
+    if (rma_regions_cover(p->regions, p->nregions, lo, hi)) {
+        comm_core_unlock();
+        return true;
+    }
+    /* Ask the target what it has attached now. */
+    list = malloc(2 * RMA_MAX_REGIONS * sizeof(*list));
+    msg = malloc(sizeof(h));
+    if (list == NULL || msg == NULL) {
+        free(list);
+        free(msg);
+        comm_core_unlock();
+        return false;
+    }
+    memcpy(msg, &h, sizeof(h));
+    req = comm_rma_recv(win, target, RMA_TAG_REGIONS, list, 2 * RMA_MAX_REGIONS,
+                        comm_datatype_lookup(MPI_UINT64_T), true, NULL, NULL);
+    if (req == NULL || comm_rma_send(win, target, RMA_TAG_OP, msg, sizeof(h),
+                                     comm_datatype_lookup(MPI_BYTE), true, false, NULL,
+                                     NULL) == NULL) {
+        free(list);
+        comm_core_unlock();
+        return false;
+    }
+    comm_core_unlock();
+    comm_rma_wait(comm_progress_flag_done, &req->complete);
+    comm_core_lock();
+    free(p->regions);
+    p->regions = list;
+    p->nregions = req->error == MPI_SUCCESS
+                      ? (int)(comm_status_bytes(&req->status) / (2 * sizeof(uint64_t)))
+                      : 0;
+    comm_request_free(req);
+    ok = rma_regions_cover(p->regions, p->nregions, lo, hi);
+    comm_core_unlock();
+    return ok;
 }
 
 int comm_win_attach(struct comm_win *win, void *base, MPI_Aint size)

@@ -3,6 +3,8 @@
 # `comm-info --parsable` lists, test/integration/testlist forces it (COMM_COLL_<OP>=<name>) on
 # that operation's test program at 1, 2, 3, 4, 5, 7 and 8 ranks, and each such line has its
 # output checks in expect/.  The man page documents every algorithm in its setting's entry.
+# Every one-sided program (test/integration/rma_*.c) has an 8-rank line in that testlist or in
+# test/cluster/testlist.
 set -u
 builddir=${TEST_BUILDDIR:?}
 srcdir=${TEST_SRCDIR:?}
@@ -39,5 +41,18 @@ for fa in $algs; do
     grep -qE "^\.B[R]? $alg( |$)" <<<"$entry" ||
         { echo "coll-tests: comm(7) does not name $alg under $var"; bad=1; }
 done
+# One-sided programs: each runs at 8 ranks somewhere (here, or across the simulated cluster).
+n_rma=0
+for src in "$srcdir"/test/integration/rma_*.c; do
+    [[ -f $src ]] || continue
+    prog=$(basename "$src" .c)
+    n_rma=$((n_rma + 1))
+    if ! awk -v p="$prog" '$0 !~ /^#/ && $0 ~ ("comm-run -np 8 " p "( |$)") {found = 1}
+                           END {exit !found}' "$testlist" "$srcdir/test/cluster/testlist"; then
+        echo "coll-tests: no 8-rank line runs $prog (add one to test/cluster/testlist)"
+        bad=1
+    fi
+done
+[[ $bad == 0 ]] && echo "coll-tests: $n_rma one-sided programs each run at 8 ranks"
 [[ $bad == 0 ]] && echo "coll-tests: $n_algs algorithms, each forced at 7 sizes and documented"
 exit $bad

@@ -84,6 +84,13 @@ static int rma_check_target(const char *func, struct comm_win *w, struct comm_rm
                               func, target_count, (long long)target_disp, target_rank,
                               (unsigned long long)w->peers[target_rank].size);
     }
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC &&
+        !comm_win_dynamic_covers(w, target_rank, target_disp, target_count, op->tdt)) {
+        return comm_api_error(w->comm, MPI_ERR_RMA_RANGE,
+                              "%s: rank %d has no memory attached to the window at address "
+                              "%#llx for %d elements",
+                              func, target_rank, (unsigned long long)target_disp, target_count);
+    }
     return MPI_SUCCESS;
 }
 
