@@ -113,6 +113,7 @@ struct comm_win {
     struct comm_info *info; /* the hints given, as MPI_Win_get_info returns them */
     char name[MPI_MAX_OBJECT_NAME];
     void *attrs; /* the user's attributes (runtime/api/attr.c owns them) */
+    const void *accepted_op, *accepted_type; /* the API's last accepted accumulate (predefined) */
     struct comm_rma_peer *peers;
     bool all_direct;  /* every member reaches every other directly (no messages) */
     bool any_messages; /* some member of the window uses messages (agreed at creation) */

@@ -171,6 +171,30 @@ static int rma_direct(struct comm_win *win, const struct comm_rma_op *op, char *
     default:
         break;
     }
+    if (op->tdt->contiguous && (op->ocount == 0 || op->odt->contiguous) &&
+        (op->kind == COMM_RMA_CAS || op->kind == COMM_RMA_GET_ACC || op->kind == COMM_RMA_ACC) &&
+        (op->kind == COMM_RMA_ACC || op->rdt->contiguous)) {
+        /* Dense blocks on every side: the origin's data is already laid out as the target's,
+         * and the old contents go straight to the result. */
+        const char *in = (const char *)op->origin + (op->ocount > 0 ? op->odt->lb : 0);
+        char *t = taddr + op->tdt->lb;
+
+        comm_rma_acc_lock(p->ctl);
+        if (op->kind != COMM_RMA_ACC) {
+            memcpy((char *)op->result + op->rdt->lb, t, tbytes);
+        }
+        if (op->kind == COMM_RMA_CAS) {
+            if (memcmp(t, op->compare, tbytes) == 0) {
+                memcpy(t, in, tbytes);
+            }
+        } else if (op->ocount > 0 && op->op->index != COMM_OP_NO_OP) {
+            err = comm_op_reduce(op->op, in - op->tdt->lb, taddr, op->tcount, op->tdt) == COMM_OK
+                      ? MPI_SUCCESS
+                      : MPI_ERR_OP;
+        }
+        comm_rma_acc_unlock(p->ctl);
+        return err;
+    }
     /* Accumulates: the origin's data laid out as the target's, then the op under the lock. */
     tmp = NULL;
     block = NULL;
@@ -901,7 +925,7 @@ static int rma_unlock_one(struct comm_win *win, int target)
         if (p->unflushed > 0) {
             err = rma_control(win, &target, 1, RMA_AM_FLUSH, 0, true);
         }
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        /* Releasing the lock orders this epoch's stores before it. */
         comm_rma_unlock_ctl(p->ctl, p->lock_type);
     } else {
         err = rma_control(win, &target, 1, RMA_AM_UNLOCK, p->lock_type, true);

@@ -122,9 +122,16 @@ static int rma_check_op(const char *func, struct comm_win *w, MPI_Op op, struct 
                               "user-defined op",
                               func);
     }
+    if (o->op == w->accepted_op && o->tdt == w->accepted_type) {
+        return MPI_SUCCESS; /* as the last time */
+    }
     if (!comm_op_accepts(o->op, o->tdt)) {
         return comm_api_error(w->comm, MPI_ERR_OP, "%s: %s is not defined on the target type",
                               func, comm_op_name(o->op));
+    }
+    if (o->tdt->predefined) {
+        w->accepted_op = o->op;
+        w->accepted_type = o->tdt;
     }
     return MPI_SUCCESS;
 }
@@ -310,8 +317,35 @@ COMM_API_ALIAS(MPI_Rget_accumulate);
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
-    return rma_get_acc("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype,
-                       target_rank, target_disp, 1, datatype, op, win, NULL, false);
+    static const char func[] = "MPI_Fetch_and_op";
+    struct comm_rma_op o = {.kind = COMM_RMA_GET_ACC,
+                            .origin = origin_addr,
+                            .ocount = 1,
+                            .result = result_addr,
+                            .rcount = 1};
+    struct comm_win *w = NULL;
+    int err = comm_api_enter_win(func, win, &w);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    /* One element of one type everywhere: the target's checks cover the type. */
+    err = rma_check_target(func, w, &o, target_rank, target_disp, 1, datatype);
+    if (err == MPI_SUCCESS) {
+        err = rma_check_op(func, w, op, &o);
+    }
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    o.odt = o.rdt = o.tdt;
+    if (o.op->index == COMM_OP_NO_OP) {
+        o.ocount = 0;
+    }
+    if (result_addr == NULL || (origin_addr == NULL && o.ocount > 0)) {
+        return comm_api_error(w->comm, MPI_ERR_BUFFER, "%s: %s is NULL", func,
+                              result_addr == NULL ? "result_addr" : "origin_addr");
+    }
+    return rma_start(func, w, &o, NULL);
 }
 COMM_API_ALIAS(MPI_Fetch_and_op);
 
