@@ -13,7 +13,8 @@
  *            through the shared-memory btl (process_vm_writev/readv); accumulates are messages.
  *   net      a target reached through the network btl, whose window memory it registered:
  *            puts are RDMA writes (write_start: fi_write, complete when delivered) and gets RDMA
- *            reads (get_start: fi_read); accumulates are messages (comm uses no network
+ *            reads (get_start: fi_read) from COMM_RMA_RDMA_MIN bytes, messages below (they
+ *            travel with the epoch's lock request: one round trip); accumulates are messages (comm uses no network
  *            atomics: mixing them with accumulates done in shared memory would not be atomic).
  *   messages everything else (other hosts, dynamic windows, COMM_SHM=0): the operation travels
  *            as a message on the window's own context and the target's progress carries it
@@ -61,7 +62,7 @@ struct comm_rma_ctl {
 };
 
 struct rma_region;
-struct rma_defer;
+struct rma_held;
 
 /* What this process knows of one member of the window, and its side of the epoch with it. */
 struct comm_rma_peer {
@@ -79,14 +80,24 @@ struct comm_rma_peer {
     /* Origin side. */
     int lock_type;          /* held here: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
     bool lock_direct;       /* taken on ctl, not granted by a message */
+    /* A lock granted by messages is asked for with the first operation of its epoch (an
+     * epoch without operations sends nothing): LOCK_PENDING until then; LOCK_REQ receives the
+     * grant, and is waited for at the end of the epoch. */
+    bool lock_pending;
+    struct comm_request *lock_req;
     bool posted;            /* PSCW: its MPI_Win_post has reached this process */
     unsigned outstanding;   /* operations to it not complete here yet */
     uint64_t sent;          /* data messages to it, ever (the target counts what it applied) */
-    uint64_t unflushed;     /* data messages to it since the last flush or unlock */
+    uint64_t unflushed;     /* puts and accumulates sent to it as messages since the last
+                               flush or unlock (fetches are answered when done) */
     /* Target side: messages from it whose data is still arriving, and a control message
      * (unlock, flush, complete) that waits for them. */
     unsigned pending;
     uint64_t got; /* data messages from it carried out here, ever */
+    /* Its messages that wait behind a lock it asked for and was not granted yet (copies, in
+     * the order they came): carried out once the lock is granted. */
+    bool blocked;
+    struct rma_held *held_head, *held_tail;
     int deferred; /* an RMA_AM_* type, or 0 */
     int deferred_lock;
 };
@@ -115,6 +126,7 @@ struct comm_win {
     void *attrs; /* the user's attributes (runtime/api/attr.c owns them) */
     const void *accepted_op, *accepted_type; /* the API's last accepted accumulate (predefined) */
     struct comm_rma_peer *peers;
+    size_t rdma_min;  /* net targets: smaller puts and gets travel as messages */
     bool all_direct;  /* every member reaches every other directly (no messages) */
     bool any_messages; /* some member of the window uses messages (agreed at creation) */
     /* The host's segment: control lines, then the windows of MPI_Win_allocate(_shared). */

@@ -302,6 +302,49 @@ static int rma_cma(struct comm_win *win, const struct comm_rma_op *op)
     return MPI_SUCCESS;
 }
 
+/* Sends the lock request of TARGET's epoch, asked for lazily (comm_win_lock), before its first
+ * operation; with WAIT, returns once it is granted (an RDMA operation does not wait behind it
+ * at the target as messages do).  Called with the core lock held. */
+static int rma_lock_now(struct comm_win *win, int target, bool wait)
+{
+    struct comm_rma_peer *p = &win->peers[target];
+    struct rma_hdr h = {.type = RMA_AM_LOCK, .lock = p->lock_type == MPI_LOCK_EXCLUSIVE ? 2 : 1};
+    char *msg;
+
+    if (p->lock_pending) {
+        msg = malloc(sizeof(h));
+        if (msg == NULL) {
+            return MPI_ERR_NO_MEM;
+        }
+        memcpy(msg, &h, sizeof(h));
+        p->lock_pending = false;
+        p->lock_req = comm_rma_recv(win, target, RMA_TAG_ACK, NULL, 0, rma_byte(), true, NULL,
+                                    NULL);
+        if (p->lock_req == NULL ||
+            comm_rma_send(win, target, RMA_TAG_OP, msg, sizeof(h), rma_byte(), true, false, NULL,
+                          NULL) == NULL) {
+            return MPI_ERR_OTHER;
+        }
+    }
+    if (wait && p->lock_req != NULL && !comm_request_is_complete(p->lock_req)) {
+        comm_core_unlock();
+        comm_rma_wait(comm_progress_flag_done, &p->lock_req->complete);
+        comm_core_lock();
+    }
+    return MPI_SUCCESS;
+}
+
+/* The end of a lazily asked lock's epoch: its grant received and let go. */
+static void rma_lock_done(struct comm_rma_peer *p)
+{
+    if (p->lock_req != NULL) {
+        comm_rma_wait(comm_progress_flag_done, &p->lock_req->complete);
+        comm_request_free(p->lock_req);
+        p->lock_req = NULL;
+    }
+    p->lock_pending = false;
+}
+
 /* ---- net: RDMA writes and reads ---------------------------------------------------------- */
 
 /* One operation in flight through the network btl: its pieces, and what to do when the last
@@ -475,7 +518,9 @@ static int rma_message(struct comm_win *win, const struct comm_rma_op *op,
     }
     p->outstanding++;
     p->sent++;
-    p->unflushed++;
+    if (op->kind == COMM_RMA_PUT || op->kind == COMM_RMA_ACC) {
+        p->unflushed++; /* the target's answer to a fetch says it is done; these need asking */
+    }
     if (comm_rma_send(win, op->target, RMA_TAG_OP, msg, (MPI_Count)cap, rma_byte(), true, false,
                       comm_rma_origin_done, p) == NULL) {
         return MPI_ERR_OTHER;
@@ -524,15 +569,22 @@ int comm_win_op(struct comm_win *win, const struct comm_rma_op *op, struct comm_
             *req_out = rma_done_request(win);
         }
     } else if (p->path == COMM_RMA_NET && req_out == NULL &&
-               (op->kind == COMM_RMA_PUT || op->kind == COMM_RMA_GET)) {
-        err = rma_net(win, op);
+               (op->kind == COMM_RMA_PUT || op->kind == COMM_RMA_GET) &&
+               (size_t)op->tcount * (size_t)op->tdt->size >= win->rdma_min) {
+        err = rma_lock_now(win, op->target, true);
+        if (err == MPI_SUCCESS) {
+            err = rma_net(win, op);
+        }
     } else if (p->path == COMM_RMA_CMA && (op->kind == COMM_RMA_PUT || op->kind == COMM_RMA_GET)) {
         err = rma_cma(win, op);
         if (err == MPI_SUCCESS && req_out != NULL) {
             *req_out = rma_done_request(win);
         }
     } else {
-        err = rma_message(win, op, req_out);
+        err = rma_lock_now(win, op->target, false);
+        if (err == MPI_SUCCESS) {
+            err = rma_message(win, op, req_out);
+        }
     }
     comm_core_unlock();
     return err;
@@ -883,6 +935,7 @@ static int rma_lock_one(struct comm_win *win, int lock_type, int target)
     struct comm_rma_peer *p = &win->peers[target];
 
     p->lock_type = lock_type;
+    p->lock_pending = false;
     if (p->ctl != NULL && p->path != COMM_RMA_MESSAGES) {
         struct rma_spin s = {p->ctl, lock_type};
 
@@ -893,6 +946,7 @@ static int rma_lock_one(struct comm_win *win, int lock_type, int target)
         return MPI_SUCCESS;
     }
     p->lock_direct = false;
+    p->lock_pending = true; /* asked for with the epoch's first operation */
     return MPI_SUCCESS;
 }
 
@@ -905,11 +959,9 @@ int comm_win_lock(struct comm_win *win, int lock_type, int target, int assert)
     if (target == MPI_PROC_NULL) {
         return MPI_SUCCESS;
     }
+    (void)assert; /* a lock granted by messages is asked for when first used, whatever the
+                     assertion: its unlock gives it back */
     rma_lock_one(win, lock_type, target);
-    (void)assert; /* a lock granted by messages is always asked for: its unlock gives it back */
-    if (!win->peers[target].lock_direct) {
-        err = rma_control(win, &target, 1, RMA_AM_LOCK, lock_type, true);
-    }
     win->peers[target].unflushed = 0;
     return err;
 }
@@ -927,9 +979,12 @@ static int rma_unlock_one(struct comm_win *win, int target)
         }
         /* Releasing the lock orders this epoch's stores before it. */
         comm_rma_unlock_ctl(p->ctl, p->lock_type);
-    } else {
-        err = rma_control(win, &target, 1, RMA_AM_UNLOCK, p->lock_type, true);
+    } else if (!p->lock_pending) {
+        /* Fetches were answered, so done: only puts and accumulates need the target's word. */
+        err = rma_control(win, &target, 1, RMA_AM_UNLOCK, p->lock_type, p->unflushed > 0);
+        rma_lock_done(p);
     }
+    p->lock_pending = false;
     p->unflushed = 0;
     p->lock_type = 0;
     p->lock_direct = false;
@@ -959,14 +1014,9 @@ int comm_win_lock_all(struct comm_win *win, int assert)
     for (int r = 0; r < win->size; r++) {
         rma_lock_one(win, MPI_LOCK_SHARED, r);
         win->peers[r].unflushed = 0;
-        if (!win->peers[r].lock_direct) {
-            remote[n++] = r;
-        }
     }
     (void)assert;
-    if (n > 0) {
-        err = rma_control(win, remote, n, RMA_AM_LOCK, MPI_LOCK_SHARED, true);
-    }
+    (void)n;
     free(remote);
     win->access = COMM_RMA_LOCK_ALL;
     return err;
@@ -974,7 +1024,7 @@ int comm_win_lock_all(struct comm_win *win, int assert)
 
 int comm_win_unlock_all(struct comm_win *win)
 {
-    int *remote = malloc((size_t)win->size * sizeof(int)), *flush, n = 0, nf = 0;
+    int *remote = malloc((size_t)win->size * sizeof(int)), *flush, n = 0, nf = 0, nq = 0;
     int err = MPI_SUCCESS, e;
 
     flush = malloc((size_t)win->size * sizeof(int));
@@ -991,8 +1041,11 @@ int comm_win_unlock_all(struct comm_win *win)
             if (p->unflushed > 0) {
                 flush[nf++] = r;
             }
-        } else {
+        } else if (!p->lock_pending && p->unflushed > 0) {
             remote[n++] = r;
+        } else if (!p->lock_pending) {
+            /* Nothing to confirm: let go without waiting (listed from the end). */
+            remote[win->size - 1 - nq++] = r;
         }
     }
     if (nf > 0) {
@@ -1002,12 +1055,18 @@ int comm_win_unlock_all(struct comm_win *win)
         e = rma_control(win, remote, n, RMA_AM_UNLOCK, MPI_LOCK_SHARED, true);
         err = err != MPI_SUCCESS ? err : e;
     }
+    if (nq > 0) {
+        e = rma_control(win, remote + win->size - nq, nq, RMA_AM_UNLOCK, MPI_LOCK_SHARED, false);
+        err = err != MPI_SUCCESS ? err : e;
+    }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     for (int r = 0; r < win->size; r++) {
         struct comm_rma_peer *p = &win->peers[r];
 
         if (p->lock_direct) {
             comm_rma_unlock_ctl(p->ctl, MPI_LOCK_SHARED);
+        } else {
+            rma_lock_done(p);
         }
         p->lock_type = 0;
         p->lock_direct = false;
@@ -1042,7 +1101,7 @@ int comm_win_flush(struct comm_win *win, int target, bool local)
         return MPI_ERR_NO_MEM;
     }
     for (int r = target >= 0 ? target : 0; r < (target >= 0 ? target + 1 : win->size); r++) {
-        if (win->peers[r].unflushed > 0) {
+        if (win->peers[r].unflushed > 0 && !win->peers[r].lock_pending) {
             need[n++] = r;
             win->peers[r].unflushed = 0;
         }

@@ -35,6 +35,14 @@
 #include <unistd.h>
 
 static const struct comm_setting rma_settings[] = {
+    {.name = "COMM_RMA_RDMA_MIN",
+     .type = COMM_SETTING_INT,
+     .default_value = "8192",
+     .help = "puts and gets of at least this many bytes to a window on another host are RDMA "
+             "writes and reads; smaller ones travel as messages, with the epoch's lock request",
+     .audience = COMM_AUDIENCE_TUNER,
+     .min = 0,
+     .max = 1L << 40},
     {.name = "COMM_RMA_SHM",
      .type = COMM_SETTING_BOOL,
      .default_value = "1",
@@ -54,6 +62,13 @@ struct rma_waiter {
     int origin;
     int lock_type;
     struct rma_waiter *next;
+};
+
+/* A message held behind a lock its origin waits for. */
+struct rma_held {
+    struct rma_held *next;
+    size_t len;
+    char msg[];
 };
 
 /* Memory attached to a dynamic window. */
@@ -374,19 +389,37 @@ static char *rma_target_addr(struct comm_win *win, int origin, uint64_t disp, MP
     return (char *)win->base + disp;
 }
 
+/* Carries out the messages ORIGIN sent behind its lock request, now granted, until one of
+ * them is a lock request that has to wait again. */
+static void rma_replay(struct comm_win *win, int origin)
+{
+    struct comm_rma_peer *p = &win->peers[origin];
+
+    while (!p->blocked && p->held_head != NULL) {
+        struct rma_held *m = p->held_head;
+
+        p->held_head = m->next;
+        if (p->held_head == NULL) {
+            p->held_tail = NULL;
+        }
+        comm_rma_handle(win, origin, m->msg, m->len);
+        free(m);
+    }
+}
+
 static void rma_grant_waiters(struct comm_win *win)
 {
-    struct rma_waiter **link = &win->waiters;
-
-    while (*link != NULL) {
-        struct rma_waiter *w = *link;
+    while (win->waiters != NULL) {
+        struct rma_waiter *w = win->waiters;
 
         if (!comm_rma_try_lock(win->my_ctl, w->lock_type)) {
             /* Grant in order: a waiting exclusive lock keeps later shared ones waiting. */
             break;
         }
         rma_ack(win, w->origin);
-        *link = w->next;
+        win->waiters = w->next;
+        win->peers[w->origin].blocked = false;
+        rma_replay(win, w->origin);
         free(w);
     }
 }
@@ -426,6 +459,8 @@ static void rma_handle_control(struct comm_win *win, int origin, const struct rm
             rma_ack(win, origin);
             return;
         }
+        /* What the origin sent after asking waits for the lock with it. */
+        p->blocked = true;
         w = malloc(sizeof(*w));
         if (w == NULL) {
             comm_log_error("rma", "out of memory for a lock request of rank %d", origin);
@@ -584,6 +619,25 @@ void comm_rma_handle(struct comm_win *win, int origin, const char *msg, size_t l
 
     if (len < sizeof(h)) {
         comm_log_error("rma", "a message of %zu bytes from rank %d is too short", len, origin);
+        return;
+    }
+    if (win->peers[origin].blocked) {
+        struct rma_held *m = malloc(sizeof(*m) + len);
+        struct comm_rma_peer *p = &win->peers[origin];
+
+        if (m == NULL) {
+            comm_log_error("rma", "out of memory holding a message of rank %d", origin);
+            return;
+        }
+        m->next = NULL;
+        m->len = len;
+        memcpy(m->msg, msg, len);
+        if (p->held_tail != NULL) {
+            p->held_tail->next = m;
+        } else {
+            p->held_head = m;
+        }
+        p->held_tail = m;
         return;
     }
     memcpy(&h, msg, sizeof(h));
@@ -950,7 +1004,7 @@ static bool rma_shm_allowed(void)
 {
     bool on = true;
 
-    comm_config_get_bool(&rma_settings[0], &on);
+    comm_config_get_bool(&rma_settings[1], &on);
     return on && comm_btl_shm_is_enabled();
 }
 
@@ -995,9 +1049,9 @@ static void rma_log_paths(const struct comm_win *win)
                   n[COMM_RMA_DIRECT], n[COMM_RMA_CMA], n[COMM_RMA_NET], n[COMM_RMA_MESSAGES],
                   n[COMM_RMA_MESSAGES] > 0 ? " (carried out by the target's progress)" : "",
                   n[COMM_RMA_MESSAGES] + n[COMM_RMA_CMA] + n[COMM_RMA_NET] > 0
-                      ? "on other targets are carried out by the target (the network offers "
-                        "no atomics comm uses)"
-                      : "are atomic operations under the target's lock in shared memory");
+                      ? "to other targets are carried out by the target (comm uses no network "
+                        "atomics, so that they stay atomic with those done in shared memory)"
+                      : "are done in shared memory under the target's lock");
 }
 
 int comm_win_create(struct comm_communicator *comm, int flavor, void *base, MPI_Aint size,
@@ -1021,6 +1075,12 @@ int comm_win_create(struct comm_communicator *comm, int flavor, void *base, MPI_
     win->wsize = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : size;
     win->disp_unit = disp_unit;
     win->model = MPI_WIN_UNIFIED;
+    {
+        long min = 8192;
+
+        comm_config_get_int(&rma_settings[0], &min);
+        win->rdma_min = (size_t)min;
+    }
     win->my_ctl = &win->own_ctl;
     win->peers = calloc((size_t)comm->size, sizeof(*win->peers));
     all = calloc((size_t)comm->size, sizeof(*all));
@@ -1206,6 +1266,12 @@ int comm_win_free(struct comm_win *win)
     free(win->owned);
     for (int r = 0; r < win->size; r++) {
         free(win->peers[r].regions);
+        while (win->peers[r].held_head != NULL) {
+            struct rma_held *m = win->peers[r].held_head;
+
+            win->peers[r].held_head = m->next;
+            free(m);
+        }
     }
     free(win->peers);
     free(win->start_ranks);

@@ -1773,6 +1773,55 @@ START_TEST(absolute_addresses_pack_from_mpi_bottom)
 }
 END_TEST
 
+/* A type sent as bytes (a one-sided target's type) lays data out as the original does, and
+ * malformed bytes are refused, not trusted. */
+START_TEST(wire_form_round_trips_and_refuses_malformed_bytes)
+{
+    static const int bl[] = {2, 1}, disp[] = {3, 0};
+    static const int sbl[] = {1, 2, 1};
+    static const MPI_Aint sdisp[] = {0, 4, 40};
+    MPI_Datatype idx, types[3], st, vec;
+    struct comm_datatype *orig, *copy;
+    unsigned char src[1024], a[512], b[512], *wire;
+    size_t len;
+
+    for (size_t i = 0; i < sizeof(src); i++) {
+        src[i] = (unsigned char)(i * 7 + 1);
+    }
+    ck_assert_int_eq(MPI_Type_indexed(2, bl, disp, MPI_SHORT, &idx), MPI_SUCCESS);
+    types[0] = MPI_CHAR;
+    types[1] = idx;
+    types[2] = MPI_DOUBLE;
+    ck_assert_int_eq(MPI_Type_create_struct(3, sbl, sdisp, types, &st), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_vector(3, 2, 3, st, &vec), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_commit(&vec), MPI_SUCCESS);
+    orig = comm_datatype_lookup(vec);
+    len = comm_datatype_wire_size(orig);
+    wire = malloc(len);
+    ck_assert_ptr_nonnull(wire);
+    ck_assert_int_eq(comm_datatype_wire_write(orig, wire, len - 1), COMM_ERR_BAD_PARAM);
+    ck_assert_int_eq(comm_datatype_wire_write(orig, wire, len), COMM_OK);
+    ck_assert_int_eq(comm_datatype_wire_read(wire, len, &copy), COMM_OK);
+    ck_assert_int_eq(copy->size, orig->size);
+    ck_assert_int_eq(copy->extent, orig->extent);
+    ck_assert_int_eq(copy->true_lb, orig->true_lb);
+    ck_assert(copy->committed);
+    /* Two elements packed by each: the same bytes. */
+    ck_assert_uint_eq(comm_datatype_pack(orig, src, 2, 0, a, sizeof(a)),
+                      comm_datatype_pack(copy, src, 2, 0, b, sizeof(b)));
+    ck_assert(memcmp(a, b, (size_t)(2 * orig->size)) == 0);
+    ck_assert_int_eq(comm_datatype_free(copy), COMM_OK);
+    /* Truncated, or a child index pointing forward: refused. */
+    ck_assert_int_eq(comm_datatype_wire_read(wire, len - 8, &copy), COMM_ERR_BAD_PARAM);
+    wire[0] ^= 0xff;
+    ck_assert_int_eq(comm_datatype_wire_read(wire, len, &copy), COMM_ERR_BAD_PARAM);
+    free(wire);
+    ck_assert_int_eq(MPI_Type_free(&vec), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_free(&st), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Type_free(&idx), MPI_SUCCESS);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("datatype");
@@ -1811,6 +1860,7 @@ int main(void)
     tcase_add_test(tc, addresses_and_their_arithmetic);
     tcase_add_test(tc, absolute_addresses_pack_from_mpi_bottom);
     tcase_add_test(tc, stream_copy_writes_exactly_the_bytes_of_memcpy);
+    tcase_add_test(tc, wire_form_round_trips_and_refuses_malformed_bytes);
     suite_add_tcase(s, tc);
     return comm_test_run(s);
 }
