@@ -153,6 +153,9 @@ struct comm_win {
     char *slot_buf[COMM_RMA_SLOTS];
     unsigned slot_head;
     uint64_t applied; /* data messages carried out here, ever */
+    uint32_t fences_done; /* fences this process has finished waiting in */
+    bool bypassed;        /* since the last fence, an operation reached another rank without
+                             a message (direct, cma, net): the fence needs a barrier */
     unsigned direct_ops; /* operations started here: every 16th progresses */
     uint64_t fence_expected; /* applied at the end of the last fence */
     struct rma_waiter *waiters; /* lock requests that wait for the lock */

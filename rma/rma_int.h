@@ -8,7 +8,8 @@
  *         target type's description when it is derived, then the data when it fits the
  *         target's slots).  The target keeps COMM_RMA_SLOTS receives posted for them, from any
  *         origin, and carries them out in the order they matched, so what one origin sends is
- *         done in the order it was sent.
+ *         done in the order it was sent.  A message sent after a fence the target has not
+ *         finished yet waits (held, with what its origin sends after it) until it has.
  *   DATA  origin -> target: the data of a put or accumulate too large for a slot, right after
  *         its OP; the target receives a put's straight into the window.
  *   RESP  target -> origin: what a get, get-accumulate or compare-and-swap fetched, received
@@ -64,7 +65,7 @@ struct rma_hdr {
     uint8_t pad;
     uint32_t op; /* ACC, GET_ACC: the predefined op's handle */
     uint32_t dt_len;
-    uint32_t pad2;
+    uint32_t epoch; /* the fences the origin had completed when it sent this */
     uint64_t disp; /* bytes from the window's base (dynamic: an address) */
     int64_t tcount;
     uint64_t tdt; /* a predefined target type's handle (no RMA_HDR_DT) */
@@ -104,8 +105,11 @@ void comm_rma_origin_done(struct comm_request *req);
 /* Waits until DONE(ARG), progressing (called without the core lock). */
 void comm_rma_wait(bool (*done)(void *arg), void *arg);
 
-/* Carries out one message that reached the target (rma_win.c). */
+/* Carries out one message that reached the target, or holds it (rma_win.c). */
 void comm_rma_handle(struct comm_win *win, int origin, const char *msg, size_t len);
+
+/* The target's side of a fence is over: messages of the next epoch may be carried out. */
+void comm_rma_fence_passed(struct comm_win *win);
 
 /* Applies an accumulate of COUNT elements of TDT at ADDR from IN (laid out as TDT), under the
  * target's accumulate lock CTL (NULL: none needed) (rma_ops.c). */

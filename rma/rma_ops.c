@@ -308,7 +308,9 @@ static int rma_cma(struct comm_win *win, const struct comm_rma_op *op)
 static int rma_lock_now(struct comm_win *win, int target, bool wait)
 {
     struct comm_rma_peer *p = &win->peers[target];
-    struct rma_hdr h = {.type = RMA_AM_LOCK, .lock = p->lock_type == MPI_LOCK_EXCLUSIVE ? 2 : 1};
+    struct rma_hdr h = {.type = RMA_AM_LOCK,
+                        .lock = p->lock_type == MPI_LOCK_EXCLUSIVE ? 2 : 1,
+                        .epoch = win->fences_done};
     char *msg;
 
     if (p->lock_pending) {
@@ -459,6 +461,7 @@ static int rma_message(struct comm_win *win, const struct comm_rma_op *op,
     size_t dt_len = derived ? comm_datatype_wire_size(op->tdt) : 0;
     size_t data = 0, cap;
     struct rma_hdr h = {.type = (uint8_t)op->kind,
+                        .epoch = win->fences_done,
                         .disp = (uint64_t)rma_disp_bytes(win, op),
                         .tcount = op->tcount,
                         .tdt = derived ? 0 : (uint64_t)(uintptr_t)op->tdt->handle,
@@ -560,6 +563,10 @@ int comm_win_op(struct comm_win *win, const struct comm_rma_op *op, struct comm_
          * compare-and-swap on itself) must still serve the others' messages. */
         comm_progress_poll();
     }
+    if (op->target != win->rank && (p->path == COMM_RMA_DIRECT || p->path == COMM_RMA_CMA ||
+                                     p->path == COMM_RMA_NET)) {
+        win->bypassed = true; /* (a message to such a target clears nothing) */
+    }
     if (p->path == COMM_RMA_DIRECT && (p->direct != NULL || win->flavor == MPI_WIN_FLAVOR_DYNAMIC)) {
         char *taddr = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (char *)(uintptr_t)op->disp
                                                             : p->direct + rma_disp_bytes(win, op);
@@ -657,6 +664,7 @@ static int rma_control(struct comm_win *win, const int *targets, int n, int type
 {
     struct comm_request **reqs = calloc((size_t)n + 1, sizeof(*reqs));
     struct rma_hdr h = {.type = (uint8_t)type,
+                        .epoch = win->fences_done,
                         .lock = (uint8_t)(lock_type == MPI_LOCK_EXCLUSIVE ? 2 : 1),
                         .flags = ack ? RMA_HDR_ACK : 0};
     int k = 0;
@@ -704,13 +712,17 @@ static bool rma_applied_enough(void *arg)
 int comm_win_fence(struct comm_win *win, int assert)
 {
     const struct comm_coll_algorithm *a;
+    bool barrier = true;
     int err = MPI_SUCCESS;
 
-    rma_wait_local(win, COMM_RMA_ALL);
-    if (win->any_messages && !(assert & MPI_MODE_NOPRECEDE)) {
-        /* How many messages each target was sent, ever: it waits until it applied as many. */
-        uint64_t *sent = malloc((size_t)win->size * sizeof(*sent));
-        uint64_t total = 0;
+    if (!win->any_messages || (assert & MPI_MODE_NOPRECEDE)) {
+        rma_wait_local(win, COMM_RMA_ALL);
+    } else {
+        /* Per target: how many messages it was sent, ever (it waits until it carried out as
+         * many), and whether anyone reached another rank without messages (then a barrier
+         * keeps those from landing before a target is done with this epoch's messages; the
+         * next epoch's messages wait by themselves, by their epoch number). */
+        uint64_t *sent = malloc((size_t)win->size * 2 * sizeof(*sent)), mine[2];
         int *counts = malloc((size_t)win->size * sizeof(int));
 
         if (sent == NULL || counts == NULL) {
@@ -719,34 +731,44 @@ int comm_win_fence(struct comm_win *win, int assert)
             return MPI_ERR_NO_MEM;
         }
         for (int r = 0; r < win->size; r++) {
-            sent[r] = win->peers[r].sent;
-            counts[r] = 1;
+            sent[2 * r] = win->peers[r].sent;
+            sent[2 * r + 1] = win->bypassed;
+            counts[r] = 2;
         }
         a = comm_coll_select(COMM_COLL_REDUCE_SCATTER,
                              &(struct comm_coll_call){.comm = win->comm,
-                                                      .bytes = (size_t)win->size * 8,
+                                                      .bytes = (size_t)win->size * 16,
                                                       .op = comm_op_lookup(MPI_SUM),
                                                       .uniform = true});
-        err = a->fn.reduce_scatter(sent, &total, counts, comm_datatype_lookup(MPI_UINT64_T),
+        err = a->fn.reduce_scatter(sent, mine, counts, comm_datatype_lookup(MPI_UINT64_T),
                                    comm_op_lookup(MPI_SUM), win->comm);
         free(sent);
         free(counts);
         if (err != MPI_SUCCESS) {
             return err;
         }
-        win->fence_expected = total;
+        win->fence_expected = mine[0];
         comm_rma_wait(rma_applied_enough, win);
+        /* This process's gets were answered meanwhile (their targets counted them). */
+        rma_wait_local(win, COMM_RMA_ALL);
         for (int r = 0; r < win->size; r++) {
             win->peers[r].unflushed = 0;
         }
+        barrier = mine[1] > 0;
     }
+    comm_core_lock();
+    win->bypassed = false;
+    comm_rma_fence_passed(win);
+    comm_core_unlock();
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    /* No member starts the next epoch before every member has ended this one. */
-    if (win->seg != NULL && win->nlocal == win->size) {
-        comm_rma_barrier(win);
-    } else {
-        a = comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = win->comm});
-        err = a->fn.barrier(win->comm);
+    if (barrier) {
+        /* No member starts the next epoch before every member has ended this one. */
+        if (win->seg != NULL && win->nlocal == win->size) {
+            comm_rma_barrier(win);
+        } else {
+            a = comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = win->comm});
+            err = a->fn.barrier(win->comm);
+        }
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     win->fence_open = !(assert & MPI_MODE_NOSUCCEED);

@@ -71,6 +71,9 @@ struct rma_held {
     char msg[];
 };
 
+static bool rma_may_run(const struct comm_win *win, int origin, const char *msg);
+static void rma_handle_now(struct comm_win *win, int origin, const char *msg, size_t len);
+
 /* Memory attached to a dynamic window. */
 struct rma_region {
     uintptr_t base;
@@ -389,20 +392,20 @@ static char *rma_target_addr(struct comm_win *win, int origin, uint64_t disp, MP
     return (char *)win->base + disp;
 }
 
-/* Carries out the messages ORIGIN sent behind its lock request, now granted, until one of
- * them is a lock request that has to wait again. */
+/* Carries out the messages ORIGIN sent behind its lock request (now granted) or after a fence
+ * (now finished here), until one of them has to wait again. */
 static void rma_replay(struct comm_win *win, int origin)
 {
     struct comm_rma_peer *p = &win->peers[origin];
 
-    while (!p->blocked && p->held_head != NULL) {
+    while (p->held_head != NULL && rma_may_run(win, origin, p->held_head->msg)) {
         struct rma_held *m = p->held_head;
 
         p->held_head = m->next;
         if (p->held_head == NULL) {
             p->held_tail = NULL;
         }
-        comm_rma_handle(win, origin, m->msg, m->len);
+        rma_handle_now(win, origin, m->msg, m->len);
         free(m);
     }
 }
@@ -610,18 +613,23 @@ static void rma_refuse(struct comm_win *win, int origin, const struct rma_hdr *h
     win->peers[origin].got++;
 }
 
-void comm_rma_handle(struct comm_win *win, int origin, const char *msg, size_t len)
+/* Whether MSG of ORIGIN may be carried out now: its origin does not wait for a lock here,
+ * and it does not belong to an epoch after a fence this process has not finished. */
+static bool rma_may_run(const struct comm_win *win, int origin, const char *msg)
 {
     struct rma_hdr h;
-    struct comm_datatype *tdt = NULL, *owned = NULL;
-    const char *data;
-    char *addr;
 
-    if (len < sizeof(h)) {
+    memcpy(&h, msg, sizeof(h));
+    return !win->peers[origin].blocked && (int32_t)(h.epoch - win->fences_done) <= 0;
+}
+
+void comm_rma_handle(struct comm_win *win, int origin, const char *msg, size_t len)
+{
+    if (len < sizeof(struct rma_hdr)) {
         comm_log_error("rma", "a message of %zu bytes from rank %d is too short", len, origin);
         return;
     }
-    if (win->peers[origin].blocked) {
+    if (win->peers[origin].held_head != NULL || !rma_may_run(win, origin, msg)) {
         struct rma_held *m = malloc(sizeof(*m) + len);
         struct comm_rma_peer *p = &win->peers[origin];
 
@@ -640,6 +648,24 @@ void comm_rma_handle(struct comm_win *win, int origin, const char *msg, size_t l
         p->held_tail = m;
         return;
     }
+    rma_handle_now(win, origin, msg, len);
+}
+
+void comm_rma_fence_passed(struct comm_win *win)
+{
+    win->fences_done++;
+    for (int r = 0; r < win->size; r++) {
+        rma_replay(win, r);
+    }
+}
+
+static void rma_handle_now(struct comm_win *win, int origin, const char *msg, size_t len)
+{
+    struct rma_hdr h;
+    struct comm_datatype *tdt = NULL, *owned = NULL;
+    const char *data;
+    char *addr;
+
     memcpy(&h, msg, sizeof(h));
     if (h.type >= RMA_AM_LOCK) {
         rma_handle_control(win, origin, &h);
@@ -1324,7 +1350,7 @@ bool comm_win_dynamic_covers(struct comm_win *win, int target, MPI_Aint disp, MP
                              const struct comm_datatype *dt)
 {
     struct comm_rma_peer *p = &win->peers[target];
-    struct rma_hdr h = {.type = RMA_AM_REGIONS};
+    struct rma_hdr h = {.type = RMA_AM_REGIONS, .epoch = win->fences_done};
     struct comm_request *req;
     uintptr_t lo, hi;
     uint64_t *list;
