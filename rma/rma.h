@@ -14,8 +14,8 @@
  *   net      a target reached through the network btl, whose window memory it registered:
  *            puts are RDMA writes (write_start: fi_write, complete when delivered) and gets RDMA
  *            reads (get_start: fi_read) from COMM_RMA_RDMA_MIN bytes, messages below (they
- *            travel with the epoch's lock request: one round trip); accumulates are messages (comm uses no network
- *            atomics: mixing them with accumulates done in shared memory would not be atomic).
+ *            travel with the epoch's lock request: one round trip); accumulates are messages (comm
+ * uses no network atomics: mixing them with accumulates done in shared memory would not be atomic).
  *   messages everything else (other hosts, dynamic windows, COMM_SHM=0): the operation travels
  *            as a message on the window's own context and the target's progress carries it
  *            out: a large put or get is a rendezvous of the point-to-point engine, so its bytes
@@ -71,25 +71,25 @@ struct comm_rma_peer {
     uint64_t base; /* its window's address in its own memory (cma) */
     uint64_t size;
     int disp_unit;
-    char *direct;             /* its window mapped here (direct), NULL otherwise */
-    struct comm_rma_ctl *ctl; /* its lock word, when reachable here; NULL otherwise */
+    char *direct;                 /* its window mapped here (direct), NULL otherwise */
+    struct comm_rma_ctl *ctl;     /* its lock word, when reachable here; NULL otherwise */
     struct comm_btl_endpoint *ep; /* cma, net: the btl that reaches it */
     uint64_t key;                 /* net: its window's registration */
     uint64_t *regions; /* dynamic: its attached memory as last heard (base, length pairs) */
     int nregions;
     /* Origin side. */
-    int lock_type;          /* held here: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
-    bool lock_direct;       /* taken on ctl, not granted by a message */
+    int lock_type;    /* held here: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
+    bool lock_direct; /* taken on ctl, not granted by a message */
     /* A lock granted by messages is asked for with the first operation of its epoch (an
      * epoch without operations sends nothing): LOCK_PENDING until then; LOCK_REQ receives the
      * grant, and is waited for at the end of the epoch. */
     bool lock_pending;
     struct comm_request *lock_req;
-    bool posted;            /* PSCW: its MPI_Win_post has reached this process */
-    unsigned outstanding;   /* operations to it not complete here yet */
-    uint64_t sent;          /* data messages to it, ever (the target counts what it applied) */
-    uint64_t unflushed;     /* puts and accumulates sent to it as messages since the last
-                               flush or unlock (fetches are answered when done) */
+    bool posted;          /* PSCW: its MPI_Win_post has reached this process */
+    unsigned outstanding; /* operations to it not complete here yet */
+    uint64_t sent;        /* data messages to it, ever (the target counts what it applied) */
+    uint64_t unflushed;   /* puts and accumulates sent to it as messages since the last
+                             flush or unlock (fetches are answered when done) */
     /* Target side: messages from it whose data is still arriving, and a control message
      * (unlock, flush, complete) that waits for them. */
     unsigned pending;
@@ -120,20 +120,20 @@ struct comm_win {
     void *base;
     MPI_Aint wsize;
     int disp_unit;
-    int model; /* MPI_WIN_UNIFIED */
+    int model;              /* MPI_WIN_UNIFIED */
     struct comm_info *info; /* the hints given, as MPI_Win_get_info returns them */
     char name[MPI_MAX_OBJECT_NAME];
     void *attrs; /* the user's attributes (runtime/api/attr.c owns them) */
     const void *accepted_op, *accepted_type; /* the API's last accepted accumulate (predefined) */
     struct comm_rma_peer *peers;
-    size_t rdma_min;  /* net targets: smaller puts and gets travel as messages */
-    bool all_direct;  /* every member reaches every other directly (no messages) */
+    size_t rdma_min;   /* net targets: smaller puts and gets travel as messages */
+    bool all_direct;   /* every member reaches every other directly (no messages) */
     bool any_messages; /* some member of the window uses messages (agreed at creation) */
     /* The host's segment: control lines, then the windows of MPI_Win_allocate(_shared). */
     void *seg;
     size_t seg_len;
-    struct comm_rma_ctl *bar; /* the barrier line of the segment */
-    int nlocal;               /* members on this host */
+    struct comm_rma_ctl *bar;    /* the barrier line of the segment */
+    int nlocal;                  /* members on this host */
     struct comm_rma_ctl own_ctl; /* this process's lock word when there is no segment */
     struct comm_rma_ctl *my_ctl;
     void *owned; /* MPI_Win_allocate memory outside a segment (freed with the window) */
@@ -152,12 +152,12 @@ struct comm_win {
     struct comm_request *slots[COMM_RMA_SLOTS];
     char *slot_buf[COMM_RMA_SLOTS];
     unsigned slot_head;
-    uint64_t applied; /* data messages carried out here, ever */
-    uint32_t fences_done; /* fences this process has finished waiting in */
-    bool bypassed;        /* since the last fence, an operation reached another rank without
-                             a message (direct, cma, net): the fence needs a barrier */
-    unsigned direct_ops; /* operations started here: every 16th progresses */
-    uint64_t fence_expected; /* applied at the end of the last fence */
+    uint64_t applied;           /* data messages carried out here, ever */
+    uint32_t fences_done;       /* fences this process has finished waiting in */
+    bool bypassed;              /* since the last fence, an operation reached another rank without
+                                   a message (direct, cma, net): the fence needs a barrier */
+    unsigned direct_ops;        /* operations started here: every 16th progresses */
+    uint64_t fence_expected;    /* applied at the end of the last fence */
     struct rma_waiter *waiters; /* lock requests that wait for the lock */
     int ndeferred;
     struct rma_region *regions; /* dynamic windows: attached memory */

@@ -66,7 +66,7 @@ struct rma_hdr {
     uint32_t op; /* ACC, GET_ACC: the predefined op's handle */
     uint32_t dt_len;
     uint32_t epoch; /* the fences the origin had completed when it sent this */
-    uint64_t disp; /* bytes from the window's base (dynamic: an address) */
+    uint64_t disp;  /* bytes from the window's base (dynamic: an address) */
     int64_t tcount;
     uint64_t tdt; /* a predefined target type's handle (no RMA_HDR_DT) */
     uint64_t len; /* bytes of data (packed) */
@@ -92,9 +92,8 @@ void comm_rma_barrier(struct comm_win *win);
  * it completes, or (KEEP) one the caller owns; ON_DONE/CTX: its completion callback.  BUF
  * (when OWN) is freed with the request.  NULL when out of memory or it could not start. */
 struct comm_request *comm_rma_send(struct comm_win *win, int peer, int tag, const void *buf,
-                                   MPI_Count count, struct comm_datatype *dt, bool own,
-                                   bool keep, void (*on_done)(struct comm_request *),
-                                   void *ctx);
+                                   MPI_Count count, struct comm_datatype *dt, bool own, bool keep,
+                                   void (*on_done)(struct comm_request *), void *ctx);
 struct comm_request *comm_rma_recv(struct comm_win *win, int peer, int tag, void *buf,
                                    MPI_Count count, struct comm_datatype *dt, bool keep,
                                    void (*on_done)(struct comm_request *), void *ctx);

@@ -152,8 +152,8 @@ static int rma_direct(struct comm_win *win, const struct comm_rma_op *op, char *
         return MPI_SUCCESS;
     case COMM_RMA_GET:
         if (op->odt->contiguous) {
-            comm_datatype_pack(op->tdt, taddr, op->tcount, 0, (char *)(uintptr_t)op->origin + op->odt->lb,
-                               tbytes);
+            comm_datatype_pack(op->tdt, taddr, op->tcount, 0,
+                               (char *)(uintptr_t)op->origin + op->odt->lb, tbytes);
         } else if (op->tdt->contiguous) {
             comm_datatype_unpack(op->odt, (void *)(uintptr_t)op->origin, op->ocount, 0,
                                  taddr + op->tdt->lb, tbytes);
@@ -238,13 +238,13 @@ static int rma_direct(struct comm_win *win, const struct comm_rma_op *op, char *
             }
         } else if (tmp != NULL && op->op->index != COMM_OP_NO_OP) {
             err = comm_op_reduce(op->op, tmp, taddr, op->tcount, op->tdt) == COMM_OK ? MPI_SUCCESS
-                                                                                  : MPI_ERR_OP;
+                                                                                     : MPI_ERR_OP;
         }
         comm_datatype_unpack(op->rdt, op->result, op->rcount, 0, old, rbytes);
         free(old);
     } else if (tmp != NULL) {
         err = comm_op_reduce(op->op, tmp, taddr, op->tcount, op->tdt) == COMM_OK ? MPI_SUCCESS
-                                                                              : MPI_ERR_OP;
+                                                                                 : MPI_ERR_OP;
     }
     comm_rma_acc_unlock(p->ctl);
     free(block);
@@ -320,11 +320,10 @@ static int rma_lock_now(struct comm_win *win, int target, bool wait)
         }
         memcpy(msg, &h, sizeof(h));
         p->lock_pending = false;
-        p->lock_req = comm_rma_recv(win, target, RMA_TAG_ACK, NULL, 0, rma_byte(), true, NULL,
-                                    NULL);
-        if (p->lock_req == NULL ||
-            comm_rma_send(win, target, RMA_TAG_OP, msg, sizeof(h), rma_byte(), true, false, NULL,
-                          NULL) == NULL) {
+        p->lock_req =
+            comm_rma_recv(win, target, RMA_TAG_ACK, NULL, 0, rma_byte(), true, NULL, NULL);
+        if (p->lock_req == NULL || comm_rma_send(win, target, RMA_TAG_OP, msg, sizeof(h),
+                                                 rma_byte(), true, false, NULL, NULL) == NULL) {
             return MPI_ERR_OTHER;
         }
     }
@@ -530,8 +529,8 @@ static int rma_message(struct comm_win *win, const struct comm_rma_op *op,
     }
     if (!(h.flags & RMA_HDR_INLINE) && data > 0) {
         p->outstanding++;
-        user = comm_rma_send(win, op->target, RMA_TAG_DATA, op->origin, op->ocount, op->odt,
-                             false, req_out != NULL, comm_rma_origin_done, p);
+        user = comm_rma_send(win, op->target, RMA_TAG_DATA, op->origin, op->ocount, op->odt, false,
+                             req_out != NULL, comm_rma_origin_done, p);
         if (user == NULL) {
             return MPI_ERR_OTHER;
         }
@@ -563,11 +562,12 @@ int comm_win_op(struct comm_win *win, const struct comm_rma_op *op, struct comm_
          * compare-and-swap on itself) must still serve the others' messages. */
         comm_progress_poll();
     }
-    if (op->target != win->rank && (p->path == COMM_RMA_DIRECT || p->path == COMM_RMA_CMA ||
-                                     p->path == COMM_RMA_NET)) {
+    if (op->target != win->rank &&
+        (p->path == COMM_RMA_DIRECT || p->path == COMM_RMA_CMA || p->path == COMM_RMA_NET)) {
         win->bypassed = true; /* (a message to such a target clears nothing) */
     }
-    if (p->path == COMM_RMA_DIRECT && (p->direct != NULL || win->flavor == MPI_WIN_FLAVOR_DYNAMIC)) {
+    if (p->path == COMM_RMA_DIRECT &&
+        (p->direct != NULL || win->flavor == MPI_WIN_FLAVOR_DYNAMIC)) {
         char *taddr = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (char *)(uintptr_t)op->disp
                                                             : p->direct + rma_disp_bytes(win, op);
 
@@ -681,8 +681,8 @@ static int rma_control(struct comm_win *win, const int *targets, int n, int type
         }
         memcpy(msg, &h, sizeof(h));
         if (ack) {
-            reqs[k] = comm_rma_recv(win, targets[i], RMA_TAG_ACK, NULL, 0, rma_byte(), true, NULL,
-                                    NULL);
+            reqs[k] =
+                comm_rma_recv(win, targets[i], RMA_TAG_ACK, NULL, 0, rma_byte(), true, NULL, NULL);
             if (reqs[k] == NULL) {
                 free(msg);
                 break;
@@ -715,7 +715,7 @@ int comm_win_fence(struct comm_win *win, int assert)
     bool barrier = true;
     int err = MPI_SUCCESS;
 
-    if (!win->any_messages || (assert & MPI_MODE_NOPRECEDE)) {
+    if (!win->any_messages || (assert &MPI_MODE_NOPRECEDE)) {
         rma_wait_local(win, COMM_RMA_ALL);
     } else {
         /* Per target: how many messages it was sent, ever (it waits until it carried out as
@@ -771,7 +771,7 @@ int comm_win_fence(struct comm_win *win, int assert)
         }
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    win->fence_open = !(assert & MPI_MODE_NOSUCCEED);
+    win->fence_open = !(assert &MPI_MODE_NOSUCCEED);
     return err;
 }
 
@@ -817,7 +817,7 @@ int comm_win_post(struct comm_win *win, const int *ranks, int n, int assert)
             err = MPI_ERR_OTHER;
             break;
         }
-        if (!(assert & MPI_MODE_NOCHECK) &&
+        if (!(assert &MPI_MODE_NOCHECK) &&
             comm_rma_send(win, ranks[i], RMA_TAG_POST, NULL, 0, rma_byte(), false, false, NULL,
                           NULL) == NULL) {
             err = MPI_ERR_OTHER;

@@ -192,8 +192,8 @@ static struct comm_request *rma_req(enum comm_request_kind kind, struct comm_win
 }
 
 struct comm_request *comm_rma_send(struct comm_win *win, int peer, int tag, const void *buf,
-                                   MPI_Count count, struct comm_datatype *dt, bool own,
-                                   bool keep, void (*on_done)(struct comm_request *), void *ctx)
+                                   MPI_Count count, struct comm_datatype *dt, bool own, bool keep,
+                                   void (*on_done)(struct comm_request *), void *ctx)
 {
     struct comm_request *req =
         rma_req(COMM_REQUEST_SEND, win, peer, tag, buf, count, dt, keep, on_done, ctx);
@@ -598,8 +598,7 @@ static void rma_refuse(struct comm_win *win, int origin, const struct rma_hdr *h
         if (a != NULL && a->block != NULL) {
             win->peers[origin].pending++;
             if (comm_rma_recv(win, origin, RMA_TAG_DATA, a->block, (MPI_Count)h->len,
-                              comm_datatype_lookup(MPI_BYTE), false, rma_discard_done,
-                              a) != NULL) {
+                              comm_datatype_lookup(MPI_BYTE), false, rma_discard_done, a) != NULL) {
                 return;
             }
             win->peers[origin].pending--;
@@ -747,8 +746,8 @@ out:
 
 static int rma_post_slot(struct comm_win *win, unsigned i)
 {
-    win->slots[i] = comm_rma_recv(win, MPI_ANY_SOURCE, RMA_TAG_OP, win->slot_buf[i],
-                                  RMA_SLOT_BYTES, comm_datatype_lookup(MPI_BYTE), true, NULL, NULL);
+    win->slots[i] = comm_rma_recv(win, MPI_ANY_SOURCE, RMA_TAG_OP, win->slot_buf[i], RMA_SLOT_BYTES,
+                                  comm_datatype_lookup(MPI_BYTE), true, NULL, NULL);
     return win->slots[i] != NULL ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
@@ -842,8 +841,8 @@ static int rma_allreduce_int(int *value, MPI_Op op, struct comm_communicator *c)
     struct comm_op *o = comm_op_lookup(op);
     int in = *value;
     const struct comm_coll_algorithm *a = comm_coll_select(
-        COMM_COLL_ALLREDUCE, &(struct comm_coll_call){
-                                 .comm = c, .bytes = sizeof(int), .op = o, .uniform = true});
+        COMM_COLL_ALLREDUCE,
+        &(struct comm_coll_call){.comm = c, .bytes = sizeof(int), .op = o, .uniform = true});
 
     return a->fn.allreduce(&in, value, 1, dt, o, c);
 }
@@ -953,8 +952,8 @@ static int rma_make_segment(struct comm_win *win, const struct rma_wire_peer *al
     int li = 0;
     for (int r = 0; r < win->size; r++) {
         if (comm_communicator_is_local(win->peers[r].world)) {
-            win->peers[r].ctl = (struct comm_rma_ctl *)((char *)seg + (size_t)li *
-                                                                         sizeof(struct comm_rma_ctl));
+            win->peers[r].ctl =
+                (struct comm_rma_ctl *)((char *)seg + (size_t)li * sizeof(struct comm_rma_ctl));
             li++;
         }
     }
@@ -1387,9 +1386,9 @@ bool comm_win_dynamic_covers(struct comm_win *win, int target, MPI_Aint disp, MP
     memcpy(msg, &h, sizeof(h));
     req = comm_rma_recv(win, target, RMA_TAG_REGIONS, list, 2 * RMA_MAX_REGIONS,
                         comm_datatype_lookup(MPI_UINT64_T), true, NULL, NULL);
-    if (req == NULL || comm_rma_send(win, target, RMA_TAG_OP, msg, sizeof(h),
-                                     comm_datatype_lookup(MPI_BYTE), true, false, NULL,
-                                     NULL) == NULL) {
+    if (req == NULL ||
+        comm_rma_send(win, target, RMA_TAG_OP, msg, sizeof(h), comm_datatype_lookup(MPI_BYTE), true,
+                      false, NULL, NULL) == NULL) {
         free(list);
         comm_core_unlock();
         return false;

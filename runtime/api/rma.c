@@ -126,8 +126,8 @@ static int rma_check_op(const char *func, struct comm_win *w, MPI_Op op, struct 
         return MPI_SUCCESS; /* as the last time */
     }
     if (!comm_op_accepts(o->op, o->tdt)) {
-        return comm_api_error(w->comm, MPI_ERR_OP, "%s: %s is not defined on the target type",
-                              func, comm_op_name(o->op));
+        return comm_api_error(w->comm, MPI_ERR_OP, "%s: %s is not defined on the target type", func,
+                              comm_op_name(o->op));
     }
     if (o->tdt->predefined) {
         w->accepted_op = o->op;
@@ -152,6 +152,18 @@ static int rma_start(const char *func, struct comm_win *w, struct comm_rma_op *o
     return MPI_SUCCESS;
 }
 
+/* The start of an operation: a window, and (WANT_REQUEST) where its request goes. */
+static int rma_enter_op(const char *func, MPI_Win win, bool want_request, MPI_Request *request,
+                        struct comm_win **w_out)
+{
+    int err = comm_api_enter_win(func, win, w_out);
+
+    if (err == MPI_SUCCESS && want_request && request == NULL) {
+        err = comm_api_error((*w_out)->comm, MPI_ERR_ARG, "%s: request is NULL", func);
+    }
+    return err;
+}
+
 static int rma_put_get(const char *func, enum comm_rma_kind kind, const void *origin_addr,
                        int origin_count, MPI_Datatype origin_datatype, int target_rank,
                        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
@@ -159,18 +171,15 @@ static int rma_put_get(const char *func, enum comm_rma_kind kind, const void *or
 {
     struct comm_rma_op o = {.kind = kind, .origin = origin_addr, .ocount = origin_count};
     struct comm_win *w = NULL;
-    int err = comm_api_enter_win(func, win, &w);
+    int err = rma_enter_op(func, win, want_request, request, &w);
 
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (want_request && request == NULL) {
-        return comm_api_error(w->comm, MPI_ERR_ARG, "%s: request is NULL", func);
-    }
     err = comm_api_check_data(func, w->comm, origin_addr, origin_count, origin_datatype, &o.odt);
     if (err == MPI_SUCCESS) {
-        err = rma_check_target(func, w, &o, target_rank, target_disp, target_count,
-                               target_datatype);
+        err =
+            rma_check_target(func, w, &o, target_rank, target_disp, target_count, target_datatype);
     }
     if (err == MPI_SUCCESS && kind == COMM_RMA_ACC) {
         err = rma_check_op(func, w, op, &o);
@@ -214,8 +223,8 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
 COMM_API_ALIAS(MPI_Accumulate);
 
 int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_count,
-              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+              MPI_Win win, MPI_Request *request)
 {
     return rma_put_get("MPI_Rput", COMM_RMA_PUT, origin_addr, origin_count, origin_datatype,
                        target_rank, target_disp, target_count, target_datatype, MPI_OP_NULL, win,
@@ -237,9 +246,9 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
                      int target_rank, MPI_Aint target_disp, int target_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    return rma_put_get("MPI_Raccumulate", COMM_RMA_ACC, origin_addr, origin_count,
-                       origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                       op, win, request, true);
+    return rma_put_get("MPI_Raccumulate", COMM_RMA_ACC, origin_addr, origin_count, origin_datatype,
+                       target_rank, target_disp, target_count, target_datatype, op, win, request,
+                       true);
 }
 COMM_API_ALIAS(MPI_Raccumulate);
 
@@ -255,18 +264,15 @@ static int rma_get_acc(const char *func, const void *origin_addr, int origin_cou
                             .result = result_addr,
                             .rcount = result_count};
     struct comm_win *w = NULL;
-    int err = comm_api_enter_win(func, win, &w);
+    int err = rma_enter_op(func, win, want_request, request, &w);
 
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (want_request && request == NULL) {
-        return comm_api_error(w->comm, MPI_ERR_ARG, "%s: request is NULL", func);
-    }
     err = comm_api_check_data(func, w->comm, result_addr, result_count, result_datatype, &o.rdt);
     if (err == MPI_SUCCESS) {
-        err = rma_check_target(func, w, &o, target_rank, target_disp, target_count,
-                               target_datatype);
+        err =
+            rma_check_target(func, w, &o, target_rank, target_disp, target_count, target_datatype);
     }
     if (err == MPI_SUCCESS) {
         err = rma_check_op(func, w, op, &o);
@@ -276,8 +282,8 @@ static int rma_get_acc(const char *func, const void *origin_addr, int origin_cou
         o.ocount = 0;
         o.odt = o.tdt;
     } else if (err == MPI_SUCCESS) {
-        err = comm_api_check_data(func, w->comm, origin_addr, origin_count, origin_datatype,
-                                  &o.odt);
+        err =
+            comm_api_check_data(func, w->comm, origin_addr, origin_count, origin_datatype, &o.odt);
         if (err == MPI_SUCCESS) {
             err = rma_check_match(func, w, o.ocount, o.odt, &o, "origin");
         }
@@ -305,8 +311,7 @@ COMM_API_ALIAS(MPI_Get_accumulate);
 int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                          void *result_addr, int result_count, MPI_Datatype result_datatype,
                          int target_rank, MPI_Aint target_disp, int target_count,
-                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                         MPI_Request *request)
+                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
     return rma_get_acc("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype,
                        result_addr, result_count, result_datatype, target_rank, target_disp,
@@ -350,8 +355,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
 COMM_API_ALIAS(MPI_Fetch_and_op);
 
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
-                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
-                          MPI_Win win)
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
     struct comm_rma_op o = {.kind = COMM_RMA_CAS,
                             .origin = origin_addr,
@@ -366,8 +370,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
         return err;
     }
     err = comm_api_check_data("MPI_Compare_and_swap", w->comm, origin_addr, 1, datatype, &o.odt);
-    if (err == MPI_SUCCESS && (!o.odt->predefined || o.odt->basic == MPI_DATATYPE_NULL ||
-                               o.odt->nelements != 1)) {
+    if (err == MPI_SUCCESS &&
+        (!o.odt->predefined || o.odt->basic == MPI_DATATYPE_NULL || o.odt->nelements != 1)) {
         err = comm_api_error(w->comm, MPI_ERR_TYPE,
                              "MPI_Compare_and_swap: the datatype must be one predefined integer, "
                              "logical or byte type");
@@ -378,8 +382,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     }
     if (err == MPI_SUCCESS) {
         o.rdt = o.odt;
-        err = rma_check_target("MPI_Compare_and_swap", w, &o, target_rank, target_disp, 1,
-                               datatype);
+        err =
+            rma_check_target("MPI_Compare_and_swap", w, &o, target_rank, target_disp, 1, datatype);
     }
     if (err != MPI_SUCCESS) {
         return err;
@@ -671,8 +675,7 @@ static int rma_flush(const char *func, int rank, MPI_Win win, bool local)
         return err;
     }
     if (w->access != COMM_RMA_LOCK_ALL &&
-        (w->access != COMM_RMA_LOCKS ||
-         (rank >= 0 && w->peers[rank].lock_type == 0))) {
+        (w->access != COMM_RMA_LOCKS || (rank >= 0 && w->peers[rank].lock_type == 0))) {
         return comm_api_error(w->comm, MPI_ERR_RMA_SYNC,
                               "%s: no passive-target epoch is open%s (MPI_Win_lock or "
                               "MPI_Win_lock_all first)",

@@ -103,12 +103,10 @@ static int win_make(const char *func, int flavor, void *base, MPI_Aint size, int
         return comm_api_error(c, MPI_ERR_ARG, "%s: win is NULL", func);
     }
     if (size < 0) {
-        return comm_api_error(c, MPI_ERR_SIZE, "%s: size %lld is negative", func,
-                              (long long)size);
+        return comm_api_error(c, MPI_ERR_SIZE, "%s: size %lld is negative", func, (long long)size);
     }
     if (disp_unit <= 0) {
-        return comm_api_error(c, MPI_ERR_DISP, "%s: disp_unit %d is not positive", func,
-                              disp_unit);
+        return comm_api_error(c, MPI_ERR_DISP, "%s: disp_unit %d is not positive", func, disp_unit);
     }
     if (flavor != MPI_WIN_FLAVOR_CREATE && flavor != MPI_WIN_FLAVOR_DYNAMIC && baseptr == NULL) {
         return comm_api_error(c, MPI_ERR_ARG, "%s: baseptr is NULL", func);
@@ -164,8 +162,8 @@ COMM_API_ALIAS(MPI_Win_create);
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                       MPI_Win *win)
 {
-    return win_make("MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info,
-                    comm, baseptr, win);
+    return win_make("MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm,
+                    baseptr, win);
 }
 COMM_API_ALIAS(MPI_Win_allocate);
 
@@ -222,7 +220,9 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     }
     if (size == NULL || disp_unit == NULL || baseptr == NULL) {
         return comm_api_error(w->comm, MPI_ERR_ARG, "MPI_Win_shared_query: %s is NULL",
-                              size == NULL ? "size" : disp_unit == NULL ? "disp_unit" : "baseptr");
+                              size == NULL        ? "size"
+                              : disp_unit == NULL ? "disp_unit"
+                                                  : "baseptr");
     }
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size)) {
         return comm_api_error(w->comm, MPI_ERR_RANK,
