@@ -22,6 +22,24 @@ size_t comm_btl_ofi_write_size(const struct btl_ofi_module *m, const struct btl_
     return ep->same_host ? m->write_piece : m->write_piece_far;
 }
 
+/* Writes N bytes at FROM to A's remote memory where its landed bytes end, reporting completion
+ * only once they are in the peer's memory; the provider's return. */
+static ssize_t ofi_write_landed(struct btl_ofi_module *m, struct btl_ofi_awrite *a,
+                                const char *from, size_t n, void *desc)
+{
+    struct iovec iov = {(void *)(uintptr_t)from, n};
+    struct fi_rma_iov rma = {a->raddr + a->landed, n, a->key};
+    struct fi_msg_rma msg = {.msg_iov = &iov,
+                             .desc = &desc,
+                             .iov_count = 1,
+                             .addr = a->ep->addr,
+                             .rma_iov = &rma,
+                             .rma_iov_count = 1,
+                             .context = &a->op.ctx};
+
+    return fi_writemsg(m->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+}
+
 /* Posts the next piece of A (all of it when it fits one): COMM_OK, COMM_AGAIN (the provider is
  * busy: again at the next progress call) or a status (logged).  A piece before the last is
  * written with delivery completion, so that the next leaves only once it has landed; the last
@@ -34,17 +52,7 @@ static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
     ssize_t ret;
 
     if (a->landed + n < a->len) {
-        struct iovec iov = {(void *)(uintptr_t)from, n};
-        struct fi_rma_iov rma = {a->raddr + a->landed, n, a->key};
-        struct fi_msg_rma msg = {.msg_iov = &iov,
-                                 .desc = &desc,
-                                 .iov_count = 1,
-                                 .addr = a->ep->addr,
-                                 .rma_iov = &rma,
-                                 .rma_iov_count = 1,
-                                 .context = &a->op.ctx};
-
-        ret = fi_writemsg(m->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+        ret = ofi_write_landed(m, a, from, n, desc);
         if (ret == -FI_EBADFLAGS || ret == -FI_ENOSYS || ret == -FI_EOPNOTSUPP) {
             /* Once per process: every later message is written whole. */
             comm_log_info("btl_ofi",
@@ -81,9 +89,6 @@ static int ofi_write_post_one_sided(struct btl_ofi_module *m, struct btl_ofi_awr
 {
     size_t piece = a->ep->same_host ? m->rma_piece : m->rma_piece_far;
     void *desc = NULL;
-    struct iovec iov;
-    struct fi_rma_iov rma;
-    struct fi_msg_rma msg;
     size_t n;
     char *from;
     ssize_t ret;
@@ -113,16 +118,7 @@ static int ofi_write_post_one_sided(struct btl_ofi_module *m, struct btl_ofi_awr
     if (a->local != NULL) {
         desc = a->local->desc;
     }
-    iov = (struct iovec){from, n};
-    rma = (struct fi_rma_iov){a->raddr + a->landed, n, a->key};
-    msg = (struct fi_msg_rma){.msg_iov = &iov,
-                              .desc = &desc,
-                              .iov_count = 1,
-                              .addr = a->ep->addr,
-                              .rma_iov = &rma,
-                              .rma_iov_count = 1,
-                              .context = &a->op.ctx};
-    ret = fi_writemsg(m->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    ret = ofi_write_landed(m, a, from, n, desc);
     if (ret == -FI_EAGAIN) {
         return COMM_AGAIN;
     }
