@@ -100,6 +100,7 @@ struct comm_rma_peer {
     struct rma_held *held_head, *held_tail;
     int deferred; /* an RMA_AM_* type, or 0 */
     int deferred_lock;
+    bool deferred_ack;
 };
 
 enum { COMM_RMA_SLOTS = 4 };
@@ -127,8 +128,8 @@ struct comm_win {
     const void *accepted_op, *accepted_type; /* the API's last accepted accumulate (predefined) */
     struct comm_rma_peer *peers;
     size_t rdma_min;   /* net targets: smaller puts and gets travel as messages */
-    bool all_direct;   /* every member reaches every other directly (no messages) */
-    bool any_messages; /* some member of the window uses messages (agreed at creation) */
+    bool any_messages; /* some member of the window uses messages (agreed at creation); when
+                          none does, every operation was done when its call returned */
     /* The host's segment: control lines, then the windows of MPI_Win_allocate(_shared). */
     void *seg;
     size_t seg_len;
@@ -156,10 +157,9 @@ struct comm_win {
     uint32_t fences_done;       /* fences this process has finished waiting in */
     bool bypassed;              /* since the last fence, an operation reached another rank without
                                    a message (direct, cma, net): the fence needs a barrier */
-    unsigned direct_ops;        /* operations started here: every 16th progresses */
+    unsigned ops_started;       /* every 16th progresses (comm_win_op) */
     uint64_t fence_expected;    /* applied at the end of the last fence */
     struct rma_waiter *waiters; /* lock requests that wait for the lock */
-    int ndeferred;
     struct rma_region *regions; /* dynamic windows: attached memory */
     struct comm_win *next;      /* in the list the progress hook walks */
 };

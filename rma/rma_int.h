@@ -84,9 +84,9 @@ void comm_rma_unlock_ctl(struct comm_rma_ctl *ctl, int lock_type);
 void comm_rma_acc_lock(struct comm_rma_ctl *ctl);
 void comm_rma_acc_unlock(struct comm_rma_ctl *ctl);
 
-/* A barrier of the members of this host, in the segment (rma_win.c): every member of the
- * window when they all run here. */
-void comm_rma_barrier(struct comm_win *win);
+/* A barrier of the window's members (rma_win.c): in the segment when they all run on this
+ * host, else the communicator's. */
+int comm_rma_barrier(struct comm_win *win);
 
 /* Point-to-point on the window's context (rma_win.c).  A request the engine frees itself when
  * it completes, or (KEEP) one the caller owns; ON_DONE/CTX: its completion callback.  BUF
@@ -97,12 +97,6 @@ struct comm_request *comm_rma_send(struct comm_win *win, int peer, int tag, cons
 struct comm_request *comm_rma_recv(struct comm_win *win, int peer, int tag, void *buf,
                                    MPI_Count count, struct comm_datatype *dt, bool keep,
                                    void (*on_done)(struct comm_request *), void *ctx);
-
-/* Completion callback of an origin's operation: CTX is its struct comm_rma_peer. */
-void comm_rma_origin_done(struct comm_request *req);
-
-/* Waits until DONE(ARG), progressing (called without the core lock). */
-void comm_rma_wait(bool (*done)(void *arg), void *arg);
 
 /* Carries out one message that reached the target, or holds it (rma_win.c). */
 void comm_rma_handle(struct comm_win *win, int origin, const char *msg, size_t len);

@@ -30,7 +30,8 @@
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
-void comm_rma_origin_done(struct comm_request *req)
+/* Completion callback of an origin's request: CTX is its target's struct comm_rma_peer. */
+static void rma_origin_done(struct comm_request *req)
 {
     struct comm_rma_peer *p = req->on_complete_ctx;
 
@@ -329,7 +330,7 @@ static int rma_lock_now(struct comm_win *win, int target, bool wait)
     }
     if (wait && p->lock_req != NULL && !comm_request_is_complete(p->lock_req)) {
         comm_core_unlock();
-        comm_rma_wait(comm_progress_flag_done, &p->lock_req->complete);
+        comm_progress_wait(comm_progress_flag_done, &p->lock_req->complete);
         comm_core_lock();
     }
     return MPI_SUCCESS;
@@ -339,7 +340,7 @@ static int rma_lock_now(struct comm_win *win, int target, bool wait)
 static void rma_lock_done(struct comm_rma_peer *p)
 {
     if (p->lock_req != NULL) {
-        comm_rma_wait(comm_progress_flag_done, &p->lock_req->complete);
+        comm_progress_wait(comm_progress_flag_done, &p->lock_req->complete);
         comm_request_free(p->lock_req);
         p->lock_req = NULL;
     }
@@ -511,7 +512,7 @@ static int rma_message(struct comm_win *win, const struct comm_rma_op *op,
 
         p->outstanding++;
         user = comm_rma_recv(win, op->target, RMA_TAG_RESP, into, n, dt, req_out != NULL,
-                             comm_rma_origin_done, p);
+                             rma_origin_done, p);
         if (user == NULL) {
             p->outstanding--;
             free(msg);
@@ -524,13 +525,13 @@ static int rma_message(struct comm_win *win, const struct comm_rma_op *op,
         p->unflushed++; /* the target's answer to a fetch says it is done; these need asking */
     }
     if (comm_rma_send(win, op->target, RMA_TAG_OP, msg, (MPI_Count)cap, rma_byte(), true, false,
-                      comm_rma_origin_done, p) == NULL) {
+                      rma_origin_done, p) == NULL) {
         return MPI_ERR_OTHER;
     }
     if (!(h.flags & RMA_HDR_INLINE) && data > 0) {
         p->outstanding++;
         user = comm_rma_send(win, op->target, RMA_TAG_DATA, op->origin, op->ocount, op->odt, false,
-                             req_out != NULL, comm_rma_origin_done, p);
+                             req_out != NULL, rma_origin_done, p);
         if (user == NULL) {
             return MPI_ERR_OTHER;
         }
@@ -557,14 +558,15 @@ int comm_win_op(struct comm_win *win, const struct comm_rma_op *op, struct comm_
     }
     p = &win->peers[op->target];
     comm_core_lock();
-    if (win->any_messages && (++win->direct_ops & 15) == 0) {
+    if (win->any_messages && (++win->ops_started & 15) == 0) {
         /* A program that spins on operations to targets it reaches directly (a lock taken with
          * compare-and-swap on itself) must still serve the others' messages. */
         comm_progress_poll();
     }
     if (op->target != win->rank &&
         (p->path == COMM_RMA_DIRECT || p->path == COMM_RMA_CMA || p->path == COMM_RMA_NET)) {
-        win->bypassed = true; /* (a message to such a target clears nothing) */
+        /* Conservative: an accumulate to such a target is a message, but it still counts. */
+        win->bypassed = true;
     }
     if (p->path == COMM_RMA_DIRECT &&
         (p->direct != NULL || win->flavor == MPI_WIN_FLAVOR_DYNAMIC)) {
@@ -623,8 +625,8 @@ static void rma_wait_local(struct comm_win *win, int target)
 {
     struct rma_wait_peers w = {win, target};
 
-    if (!win->all_direct && !rma_locally_done(&w)) {
-        comm_rma_wait(rma_locally_done, &w);
+    if (win->any_messages && !rma_locally_done(&w)) {
+        comm_progress_wait(rma_locally_done, &w);
     }
 }
 
@@ -645,7 +647,7 @@ static void rma_wait_requests(struct comm_request **reqs, int n)
 {
     int err = MPI_SUCCESS;
 
-    comm_rma_wait(rma_all_complete, reqs);
+    comm_progress_wait(rma_all_complete, reqs);
     for (int i = 0; i < n; i++) {
         if (reqs[i]->error != MPI_SUCCESS) {
             err = reqs[i]->error;
@@ -748,7 +750,7 @@ int comm_win_fence(struct comm_win *win, int assert)
             return err;
         }
         win->fence_expected = mine[0];
-        comm_rma_wait(rma_applied_enough, win);
+        comm_progress_wait(rma_applied_enough, win);
         /* This process's gets were answered meanwhile (their targets counted them). */
         rma_wait_local(win, COMM_RMA_ALL);
         for (int r = 0; r < win->size; r++) {
@@ -763,12 +765,7 @@ int comm_win_fence(struct comm_win *win, int assert)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (barrier) {
         /* No member starts the next epoch before every member has ended this one. */
-        if (win->seg != NULL && win->nlocal == win->size) {
-            comm_rma_barrier(win);
-        } else {
-            a = comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = win->comm});
-            err = a->fn.barrier(win->comm);
-        }
+        err = comm_rma_barrier(win);
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     win->fence_open = !(assert &MPI_MODE_NOSUCCEED);
@@ -921,7 +918,7 @@ static void rma_end_exposure(struct comm_win *win)
 
 int comm_win_wait(struct comm_win *win)
 {
-    comm_rma_wait(rma_all_completed, win);
+    comm_progress_wait(rma_all_completed, win);
     rma_end_exposure(win);
     return MPI_SUCCESS;
 }
@@ -962,7 +959,7 @@ static int rma_lock_one(struct comm_win *win, int lock_type, int target)
         struct rma_spin s = {p->ctl, lock_type};
 
         if (!comm_rma_try_lock(p->ctl, lock_type)) {
-            comm_rma_wait(rma_try_ctl, &s);
+            comm_progress_wait(rma_try_ctl, &s);
         }
         p->lock_direct = true;
         return MPI_SUCCESS;
@@ -1107,7 +1104,7 @@ int comm_win_flush(struct comm_win *win, int target, bool local)
     if (target == MPI_PROC_NULL) {
         return MPI_SUCCESS;
     }
-    if (win->all_direct) {
+    if (!win->any_messages) {
         /* Every operation was done when its call returned. */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         return MPI_SUCCESS;

@@ -31,7 +31,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static const struct comm_setting rma_settings[] = {
@@ -230,11 +229,6 @@ struct comm_request *comm_rma_recv(struct comm_win *win, int peer, int tag, void
     return req;
 }
 
-void comm_rma_wait(bool (*done)(void *arg), void *arg)
-{
-    comm_progress_wait(done, arg);
-}
-
 /* ---- the barrier of a window inside one host --------------------------------------------- */
 
 struct rma_bar_wait {
@@ -249,7 +243,8 @@ static bool rma_bar_passed(void *arg)
     return __atomic_load_n(&w->bar->lock, __ATOMIC_ACQUIRE) != w->gen;
 }
 
-void comm_rma_barrier(struct comm_win *win)
+/* The barrier in the segment: every member runs on this host. */
+static void rma_seg_barrier(struct comm_win *win)
 {
     /* lock: the generation; acc: members arrived in this one. */
     struct rma_bar_wait w = {win->bar, __atomic_load_n(&win->bar->lock, __ATOMIC_ACQUIRE)};
@@ -265,7 +260,7 @@ void comm_rma_barrier(struct comm_win *win)
         }
         __builtin_ia32_pause();
     }
-    comm_rma_wait(rma_bar_passed, &w);
+    comm_progress_wait(rma_bar_passed, &w);
 }
 
 /* ---- the target's side ------------------------------------------------------------------ */
@@ -329,8 +324,7 @@ static void rma_landed(struct comm_win *win, int origin)
         int type = p->deferred;
 
         p->deferred = 0;
-        win->ndeferred--;
-        rma_control_done(win, origin, type & 0xff, p->deferred_lock, (type & 0x100) != 0);
+        rma_control_done(win, origin, type, p->deferred_lock, p->deferred_ack);
     }
 }
 
@@ -478,9 +472,9 @@ static void rma_handle_control(struct comm_win *win, int origin, const struct rm
         return;
     }
     if (p->pending > 0) {
-        p->deferred = h->type | ((h->flags & RMA_HDR_ACK) ? 0x100 : 0);
+        p->deferred = h->type;
         p->deferred_lock = lock_type;
-        win->ndeferred++;
+        p->deferred_ack = (h->flags & RMA_HDR_ACK) != 0;
         return;
     }
     rma_control_done(win, origin, h->type, lock_type, (h->flags & RMA_HDR_ACK) != 0);
@@ -802,12 +796,16 @@ struct rma_wire_peer {
     uint64_t key; /* its registration with the network btl (second exchange) */
 };
 
-static int rma_barrier(struct comm_communicator *c)
+int comm_rma_barrier(struct comm_win *win)
 {
-    const struct comm_coll_algorithm *a =
-        comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = c});
+    const struct comm_coll_algorithm *a;
 
-    return a->fn.barrier(c);
+    if (win->seg != NULL && win->nlocal == win->size) {
+        rma_seg_barrier(win);
+        return MPI_SUCCESS;
+    }
+    a = comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = win->comm});
+    return a->fn.barrier(win->comm);
 }
 
 static int rma_allgather(const void *mine, void *all, size_t bytes, struct comm_communicator *c)
@@ -913,7 +911,7 @@ static int rma_make_segment(struct comm_win *win, const struct rma_wire_peer *al
             }
         }
     }
-    err = rma_barrier(win->comm);
+    err = comm_rma_barrier(win); /* no segment yet: the communicator's */
     if (err != MPI_SUCCESS) {
         goto out;
     }
@@ -1199,7 +1197,6 @@ int comm_win_create(struct comm_communicator *comm, int flavor, void *base, MPI_
         goto fail;
     }
     win->any_messages = msgs != 0;
-    win->all_direct = !win->any_messages;
     if (win->any_messages) {
         for (unsigned i = 0; i < COMM_RMA_SLOTS; i++) {
             win->slot_buf[i] = malloc(RMA_SLOT_BYTES);
@@ -1248,7 +1245,7 @@ fail:
 
 int comm_win_free(struct comm_win *win)
 {
-    int err = rma_barrier(win->comm);
+    int err = comm_rma_barrier(win);
 
     if (win->any_messages) {
         comm_core_lock();
@@ -1264,7 +1261,7 @@ int comm_win_free(struct comm_win *win)
 
             if (req != NULL) {
                 comm_p2p_cancel(req);
-                comm_rma_wait(comm_progress_flag_done, &req->complete);
+                comm_progress_wait(comm_progress_flag_done, &req->complete);
                 comm_request_free(req);
             }
             free(win->slot_buf[i]);
@@ -1394,7 +1391,7 @@ bool comm_win_dynamic_covers(struct comm_win *win, int target, MPI_Aint disp, MP
         return false;
     }
     comm_core_unlock();
-    comm_rma_wait(comm_progress_flag_done, &req->complete);
+    comm_progress_wait(comm_progress_flag_done, &req->complete);
     comm_core_lock();
     free(p->regions);
     p->regions = list;
