@@ -99,7 +99,8 @@ program fort_attr
     ! Fortran callbacks.
     extra = 77
     call MPI_Comm_create_keyval(copy_plus_one, delete_count, kuser, extra, ierr)
-    if (ierr /= MPI_SUCCESS) call fail('MPI_Comm_create_keyval (Fortran callbacks) returned an error')
+    if (ierr /= MPI_SUCCESS) &
+        call fail('MPI_Comm_create_keyval (Fortran callbacks) returned an error')
     call MPI_Comm_set_attr(dup, kuser, 1000_MPI_ADDRESS_KIND + rank, ierr)
     call MPI_Comm_dup(dup, dup2, ierr)
     if (copies /= 1) call fail('the Fortran copy callback was not called once by MPI_Comm_dup')

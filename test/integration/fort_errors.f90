@@ -66,9 +66,11 @@ program fort_errors
     if (ierr /= MPI_SUCCESS) call fail('MPI_Comm_create_errhandler returned an error')
     call MPI_Comm_dup(MPI_COMM_WORLD, comm2, ierr)
     call MPI_Comm_set_errhandler(comm2, errh, ierr)
-    if (ierr /= MPI_SUCCESS) call fail('MPI_Comm_set_errhandler (Fortran handler) returned an error')
+    if (ierr /= MPI_SUCCESS) &
+        call fail('MPI_Comm_set_errhandler (Fortran handler) returned an error')
     call MPI_Errhandler_free(errh, ierr)
-    if (errh /= MPI_ERRHANDLER_NULL) call fail('MPI_Errhandler_free did not set MPI_ERRHANDLER_NULL')
+    if (errh /= MPI_ERRHANDLER_NULL) &
+        call fail('MPI_Errhandler_free did not set MPI_ERRHANDLER_NULL')
     ierr = MPI_SUCCESS
     call MPI_Send(buf, 1, MPI_INTEGER, -7, 0, comm2, ierr)
     if (calls /= 1) call fail('the Fortran error handler was not called once for a bad rank')
