@@ -16,7 +16,7 @@ program fort_strings
     character(len=MPI_MAX_OBJECT_NAME) :: name
     character(len=MPI_MAX_PROCESSOR_NAME) :: host
     character(len=MPI_MAX_ERROR_STRING) :: text
-    character(len=MPI_MAX_INFO_KEY) :: key
+    character(len=MPI_MAX_INFO_KEY) :: key, key2
     character(len=MPI_MAX_INFO_VAL) :: value
     character(len=5) :: short
     logical :: flag
@@ -81,9 +81,15 @@ program fort_strings
     if (flag) call fail('MPI_Info_get: flag true for a missing key')
     call MPI_Info_get_nkeys(info, nkeys, ierr)
     if (nkeys /= 2) call fail('MPI_Info_get_nkeys is not 2')
+    ! Keys 0 and 1 are the two keys set, in an order the standard leaves open.
     key = repeat('x', len(key))
     call MPI_Info_get_nthkey(info, 0, key, ierr)
-    if (key /= 'fortran_key') call fail('MPI_Info_get_nthkey(0) is not "fortran_key"')
+    if (ierr /= MPI_SUCCESS) call fail('MPI_Info_get_nthkey returned an error')
+    key2 = repeat('x', len(key2))
+    call MPI_Info_get_nthkey(info, 1, key2, ierr)
+    if (.not. ((key == 'fortran_key' .and. key2 == 'other') .or. &
+               (key == 'other' .and. key2 == 'fortran_key'))) &
+        call fail('MPI_Info_get_nthkey(0) and (1) are not "fortran_key" and "other" (blank-padded)')
     call MPI_Info_dup(info, info2, ierr)
     call MPI_Info_delete(info, 'fortran_key', ierr)
     call MPI_Info_get(info, 'fortran_key', len(value), value, flag, ierr)
