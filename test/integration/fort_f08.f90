@@ -10,12 +10,21 @@
 !     with MPI_Send/MPI_Recv (and nonblocking when MPI_SUBARRAYS_SUPPORTED); a 2-D section;
 !   - MPI_Type_vector over a column and over a row;
 !   - collectives: MPI_Allreduce, MPI_Gather at the root and MPI_Scan with MPI_IN_PLACE,
-!     MPI_Bcast, MPI_Allgather;
+!     MPI_Bcast, MPI_Allgather; MPI_Bcast of MPI_BOTTOM with a struct of absolute addresses
+!     (MPI_Get_address);
 !   - MPI_Wtime and MPI_Wtick.
 ! Any number of ranks (1 included).  Plain portable MPI.  Prints "fort_f08 R: ok" per rank, or
 ! "FAIL: fort_f08 rank R: ..." and aborts the job.
+! What MPI_BOTTOM reaches: module variables, so that the compiler knows any call may change them.
+module fort_f08_data
+    implicit none
+    integer :: bottom_i(3)
+    double precision :: bottom_d
+end module fort_f08_data
+
 program fort_f08
     use mpi_f08
+    use fort_f08_data
     implicit none
     integer, parameter :: NR = 4, NC = 6
     integer :: rank, nprocs, left, right, i, j, n, ierr
@@ -24,7 +33,8 @@ program fort_f08
     type(MPI_Status), allocatable :: stats(:)
     type(MPI_Request) :: req
     type(MPI_Request), allocatable :: reqs(:)
-    type(MPI_Datatype) :: coltype, rowtype
+    type(MPI_Datatype) :: coltype, rowtype, stype
+    integer(kind=MPI_ADDRESS_KIND) :: disp(2)
     integer :: a(NR, NC), b(NR, NC), v(NC), w(NR)
     integer, allocatable :: g(:)
     double precision :: t0, t1, x
@@ -190,6 +200,23 @@ program fort_f08
     g = -1
     call MPI_Allgather(rank * rank, 1, MPI_INTEGER, g, 1, MPI_INTEGER, comm)
     if (any(g /= [(i * i, i = 0, nprocs - 1)])) call fail('MPI_Allgather: wrong data')
+
+    ! MPI_BOTTOM with a struct of absolute addresses, broadcast from the last rank.
+    call MPI_Get_address(bottom_i, disp(1))
+    call MPI_Get_address(bottom_d, disp(2))
+    call MPI_Type_create_struct(2, [3, 1], disp, [MPI_INTEGER, MPI_DOUBLE_PRECISION], stype)
+    call MPI_Type_commit(stype)
+    bottom_i = -1
+    bottom_d = -1d0
+    if (rank == nprocs - 1) then
+        bottom_i = [4, 5, 6]
+        bottom_d = 0.75d0
+    end if
+    call MPI_Bcast(MPI_BOTTOM, 1, stype, nprocs - 1, comm, ierr)
+    if (ierr /= MPI_SUCCESS) call fail('MPI_Bcast of MPI_BOTTOM returned an error')
+    if (any(bottom_i /= [4, 5, 6]) .or. bottom_d /= 0.75d0) &
+        call fail('MPI_Bcast of MPI_BOTTOM: wrong values')
+    call MPI_Type_free(stype)
 
     t1 = MPI_Wtime()
     if (t1 < t0) call fail('MPI_Wtime went backwards')
