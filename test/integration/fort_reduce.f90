@@ -46,7 +46,8 @@ program fort_reduce
     implicit none
     external :: plus_one, matmul2
     integer :: ierr, rank, nprocs, r, op_plus, op_mat, mat4
-    double complex :: z(2), zr(2)
+    integer, parameter :: dp = kind(1d0)
+    complex(kind=dp) :: z(2), zr(2)
     complex :: c(2), cr(2)
     logical :: l(2), lr(2), flag
     double precision :: d2(2, 2), d2r(2, 2)
@@ -60,11 +61,11 @@ program fort_reduce
     call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
 
     ! Complex sums.
-    z = [dcmplx(rank, -2 * rank), dcmplx(0.5d0, 1)]
+    z = [cmplx(rank, -2 * rank, dp), cmplx(0.5d0, 1, dp)]
     call MPI_Allreduce(z, zr, 2, MPI_DOUBLE_COMPLEX, MPI_SUM, MPI_COMM_WORLD, ierr)
     if (ierr /= MPI_SUCCESS) call fail('MPI_Allreduce on MPI_DOUBLE_COMPLEX returned an error')
-    if (zr(1) /= dcmplx(nprocs * (nprocs - 1) / 2, -nprocs * (nprocs - 1)) .or. &
-        zr(2) /= dcmplx(0.5d0 * nprocs, nprocs)) call fail('MPI_SUM on MPI_DOUBLE_COMPLEX')
+    if (zr(1) /= cmplx(nprocs * (nprocs - 1) / 2, -nprocs * (nprocs - 1), dp) .or. &
+        zr(2) /= cmplx(0.5d0 * nprocs, nprocs, dp)) call fail('MPI_SUM on MPI_DOUBLE_COMPLEX')
     c = [cmplx(rank + 1, 3), cmplx(-1, rank)]
     call MPI_Allreduce(c, cr, 2, MPI_COMPLEX, MPI_SUM, MPI_COMM_WORLD, ierr)
     if (ierr /= MPI_SUCCESS) call fail('MPI_Allreduce on MPI_COMPLEX returned an error')
