@@ -251,8 +251,7 @@ int fort_neighbor_count(MPI_Comm comm, bool send)
     }
 }
 
-bool fort_contiguous_slow(const char *func, const char *arg, const CFI_cdesc_t *d,
-                          MPI_Fint *ierror)
+bool fort_contiguous_slow(const char *func, const char *arg, const CFI_cdesc_t *d, MPI_Fint *ierror)
 {
     size_t expect = d->elem_len;
     int rc;
