@@ -15,6 +15,7 @@
 #include "runtime/api/mpi.h"
 
 #include <ISO_Fortran_binding.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -84,6 +85,33 @@ static inline int *fort_weights_out(MPI_Fint *w)
         return MPI_UNWEIGHTED;
     }
     return w == &mpi_fortran_weights_empty_ ? MPI_WEIGHTS_EMPTY : w;
+}
+
+/*
+ * MPI_Comm_idup from Fortran: the C call writes the new communicator when its request
+ * completes, so the entry point keeps it aside, keyed by the Fortran request, and the
+ * completion calls (MPI_Wait, MPI_Test and their all/any/some forms) hand it to the Fortran
+ * variable: fort_idup_done(F, C, N) looks at the N requests whose Fortran indices F were given
+ * and whose C handles C are now MPI_REQUEST_NULL.  One relaxed load while no MPI_Comm_idup is
+ * pending.  (A request freed with MPI_Request_free never gives its communicator.)
+ */
+extern atomic_int fort_idups_pending;
+void fort_idup_done_slow(const MPI_Fint *f, const MPI_Request *c, int n, bool set);
+static inline void fort_idup_done(const MPI_Fint *f, const MPI_Request *c, int n)
+{
+    if (atomic_load_explicit(&fort_idups_pending, memory_order_relaxed) > 0) {
+        fort_idup_done_slow(f, c, n, true);
+    }
+}
+
+/* MPI_Request_free: the pending MPI_Comm_idup of request F (if any) is forgotten. */
+static inline void fort_idup_forget(const MPI_Fint *f)
+{
+    static const MPI_Request null = MPI_REQUEST_NULL;
+
+    if (atomic_load_explicit(&fort_idups_pending, memory_order_relaxed) > 0) {
+        fort_idup_done_slow(f, &null, 1, false);
+    }
 }
 
 /* LOGICAL results are 1 or 0. */

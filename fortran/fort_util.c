@@ -11,6 +11,7 @@
 #include "fortran/fort.h"
 #include "runtime/api/api.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,5 +303,76 @@ void mpi_sizeof_f08_(const CFI_cdesc_t *x, MPI_Fint *size, MPI_Fint *ierror)
     *size = (MPI_Fint)x->elem_len;
     if (ierror != NULL) {
         *ierror = MPI_SUCCESS;
+    }
+}
+
+/* ---- MPI_Comm_idup ------------------------------------------------------------------------ */
+
+struct fort_idup {
+    MPI_Fint request;  /* the Fortran index of the idup's request (the key) */
+    MPI_Fint *newcomm; /* the Fortran variable to set */
+    MPI_Comm comm;     /* where MPI_Comm_idup writes the communicator */
+    struct fort_idup *next;
+};
+
+atomic_int fort_idups_pending;
+static pthread_mutex_t fort_idups_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fort_idup *fort_idups; /* guarded by fort_idups_lock */
+
+void fort_idup_done_slow(const MPI_Fint *f, const MPI_Request *c, int n, bool set)
+{
+    pthread_mutex_lock(&fort_idups_lock);
+    for (int i = 0; i < n; i++) {
+        if (c[i] != MPI_REQUEST_NULL || f[i] == MPI_Request_c2f(MPI_REQUEST_NULL)) {
+            continue;
+        }
+        for (struct fort_idup **p = &fort_idups; *p != NULL; p = &(*p)->next) {
+            struct fort_idup *d = *p;
+
+            if (d->request == f[i]) {
+                if (set) {
+                    *d->newcomm = MPI_Comm_c2f(d->comm);
+                }
+                *p = d->next;
+                free(d);
+                atomic_fetch_sub_explicit(&fort_idups_pending, 1, memory_order_relaxed);
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&fort_idups_lock);
+}
+
+/* MPI_COMM_IDUP(COMM, NEWCOMM, REQUEST, IERROR): NEWCOMM is set when REQUEST completes. */
+COMM_FORT_API void mpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
+                                  MPI_Fint *ierror);
+void mpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    struct fort_idup *d = malloc(sizeof(*d));
+    MPI_Request r;
+    int rc;
+
+    if (d == NULL) {
+        rc = fort_no_memory("MPI_Comm_idup", "newcomm");
+        goto out;
+    }
+    d->comm = MPI_COMM_NULL;
+    d->newcomm = newcomm;
+    rc = MPI_Comm_idup(MPI_Comm_f2c(*comm), &d->comm, &r);
+    if (rc != MPI_SUCCESS) {
+        free(d);
+        goto out;
+    }
+    *newcomm = MPI_Comm_c2f(MPI_COMM_NULL);
+    d->request = MPI_Request_c2f(r);
+    *request = d->request;
+    pthread_mutex_lock(&fort_idups_lock);
+    d->next = fort_idups;
+    fort_idups = d;
+    atomic_fetch_add_explicit(&fort_idups_pending, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&fort_idups_lock);
+out:
+    if (ierror != NULL) {
+        *ierror = rc;
     }
 }

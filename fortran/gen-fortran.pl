@@ -252,6 +252,9 @@ push @model, { name => 'Pcontrol', ret => 'void', noierror => 1, hand => 0, spec
 # Fortran only.
 push @model, { name => 'F_sync_reg', ret => 'void', noierror => 1, hand => 0, special => 1,
                args => [ { name => 'buf', k => 'choice', ck => 'addr' } ] };
+# MPI_Comm_idup writes the new communicator when the request completes, into memory the
+# Fortran caller does not have in C form: written by hand in fort_util.c (fort_idup_*).
+$_->{special} = 1 for grep { $_->{name} eq 'Comm_idup' } @model;
 @model = sort { $a->{name} cmp $b->{name} } @model;
 
 sub is_function { my ($m) = @_; return $m->{ret} ne 'int' && $m->{ret} ne 'void' }
@@ -755,6 +758,12 @@ sub c_body {
                 my $init = $a->{dir} eq 'inout' ? " = MPI_$C2F{$t}_f2c(*$an)" : '';
                 push @decl, "    MPI_$t c_$an$init;";
                 push @call, "&c_$an";
+                if ($n eq 'Request_free') {
+                    push @pre, "    fort_idup_forget($an);";
+                }
+                if ($n =~ /^(Wait|Test)$/ && $an eq 'request') {
+                    push @post, "    fort_idup_done($an, &c_$an, 1);";
+                }
                 if ($a->{dir} eq 'inout') { push @post, "    *$an = MPI_$C2F{$t}_c2f(c_$an);" }
                 else { push @post, "    if (rc == MPI_SUCCESS) {\n        *$an = MPI_$C2F{$t}_c2f(c_$an);\n    }" }
             }
@@ -776,6 +785,9 @@ sub c_body {
                        "        if (c_$an == NULL) {\n" .
                        "            rc = fort_no_memory(\"$cfn\", \"$an\");\n            goto out;\n        }\n    }\n" . $conv;
             push @call, "c_$an";
+            if ($n =~ /^(Wait|Test)(all|any|some)$/) {
+                push @post, "    fort_idup_done($an, c_$an, n_$an);";
+            }
             if ($dir ne 'in') {
                 my $cnt = $dir eq 'out' ? "n_$an" : "n_$an";
                 push @post, ($dir eq 'out' ? "    if (rc == MPI_SUCCESS) {\n" : "    {\n") .
