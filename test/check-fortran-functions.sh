@@ -28,20 +28,24 @@ while read -r _ type sym; do
 done < <(nm -D --defined-only "$lib")
 
 lower() { tr '[:upper:]' '[:lower:]'; }
-mpif=$(grep -iE '^ +external +MPI_' "$builddir/fortran/mpif.h" | awk '{print $2}' | lower | sort -u)
-mod_names() { grep -ioE '^ *(subroutine|([a-z() =_]+ )?function) +MPI_[A-Za-z0-9_]+' "$1" |
-    grep -oE 'MPI_[A-Za-z0-9_]+$' | lower | sort -u; }
-mpi=$(mod_names "$builddir/fortran/mpi.f90")
-f08=$(mod_names "$builddir/fortran/mpi_f08.f90")
+declare -A in_mpif in_mpi in_f08
+while read -r name; do in_mpif[$name]=1; done < <(
+    grep -iE '^ +external +MPI_' "$builddir/fortran/mpif.h" | awk '{print $2}' | lower)
+mod_names() {
+    grep -ioE '^ *(subroutine|([a-z() =_]+ )?function) +MPI_[A-Za-z0-9_]+' "$1" |
+        grep -oE 'MPI_[A-Za-z0-9_]+$' | lower
+}
+while read -r name; do in_mpi[$name]=1; done < <(mod_names "$builddir/fortran/mpi.f90")
+while read -r name; do in_f08[$name]=1; done < <(mod_names "$builddir/fortran/mpi_f08.f90")
 
 n=0
 for f in $functions; do
     n=$((n + 1))
-    l=$(lower <<<"$f")
+    l=${f,,}
     [[ -n ${exported[${l}_]:-} ]] || { echo "fortran-functions: $f: libcomm does not export ${l}_"; bad=1; }
-    grep -qx "$l" <<<"$mpif" || { echo "fortran-functions: $f is not declared in mpif.h"; bad=1; }
-    grep -qx "$l" <<<"$mpi" || { echo "fortran-functions: $f is not in module mpi"; bad=1; }
-    grep -qx "$l" <<<"$f08" || { echo "fortran-functions: $f is not in module mpi_f08"; bad=1; }
+    [[ -n ${in_mpif[$l]:-} ]] || { echo "fortran-functions: $f is not declared in mpif.h"; bad=1; }
+    [[ -n ${in_mpi[$l]:-} ]] || { echo "fortran-functions: $f is not in module mpi"; bad=1; }
+    [[ -n ${in_f08[$l]:-} ]] || { echo "fortran-functions: $f is not in module mpi_f08"; bad=1; }
 done
 [[ $n -gt 300 ]] || { echo "fortran-functions: only $n functions read from $mpih"; bad=1; }
 if [[ $bad == 0 ]]; then
