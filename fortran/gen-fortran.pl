@@ -777,7 +777,12 @@ sub c_body {
             if ($an eq 'sendtypes' && $byname{sendbuf}) {
                 $skip = "fort_buf(sendbuf) != MPI_IN_PLACE && ";
             }
-            my $conv = $dir eq 'out' ? '' :
+            my %null = (Comm => 'COMM', Group => 'GROUP', Datatype => 'DATATYPE', Op => 'OP',
+                        Request => 'REQUEST', Message => 'MESSAGE', Errhandler => 'ERRHANDLER',
+                        Info => 'INFO', Win => 'WIN', Session => 'SESSION');
+            # Elements the C function does not write convert as the null handle.
+            my $conv = $dir eq 'out' ?
+                "    for (int i = 0; i < n_$an; i++) {\n        c_${an}[i] = MPI_$null{$t}_NULL;\n    }\n" :
                 "    if (${skip}n_$an > 0) {\n        for (int i = 0; i < n_$an; i++) {\n" .
                 "            c_${an}[i] = MPI_$C2F{$t}_f2c(${an}[i]);\n        }\n    }\n";
             push @pre, "    if (n_$an > FORT_STACK_HANDLES) {\n" .
