@@ -143,6 +143,9 @@ int fort_comm_peers(MPI_Comm comm);
 /* ... and of MPI_Neighbor_alltoallw: the out-degree (SEND true) or in-degree. */
 int fort_neighbor_count(MPI_Comm comm, bool send);
 
+/* The MPI-1 functions' INTEGER addresses: V into *F, or MPI_ERR_ARG if it does not fit. */
+int fort_aint_to_int(const char *func, const char *arg, MPI_Aint v, MPI_Fint *f);
+
 /* Raises MPI_ERR_NO_MEM for FUNC's ARG; returns the code. */
 int fort_no_memory(const char *func, const char *arg);
 

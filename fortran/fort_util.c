@@ -48,6 +48,18 @@ int fort_no_memory(const char *func, const char *arg)
                           func, arg);
 }
 
+int fort_aint_to_int(const char *func, const char *arg, MPI_Aint v, MPI_Fint *f)
+{
+    if ((MPI_Aint)(MPI_Fint)v != v) {
+        return comm_api_error(NULL, MPI_ERR_ARG,
+                              "%s: %s %ld does not fit a Fortran INTEGER (the MPI-2 function "
+                              "with INTEGER(KIND=MPI_ADDRESS_KIND) does)",
+                              func, arg, (long)v);
+    }
+    *f = (MPI_Fint)v;
+    return MPI_SUCCESS;
+}
+
 /* The characters of F[0..LEN) without trailing (and, if asked, leading) blanks. */
 static const char *fort_trim(const char *f, size_t *len, int trim_leading)
 {

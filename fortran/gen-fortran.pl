@@ -105,6 +105,10 @@ my %HAND = (
         . 'extra_state:aint request:hout:Request',
 );
 
+# MPI-1 functions (removed in MPI 3) whose Fortran addresses are INTEGER, not MPI_ADDRESS_KIND.
+my %MPI1_AINT = map { ($_ => 1) } qw(Address Type_extent Type_lb Type_ub Type_hvector
+    Type_hindexed Type_struct);
+
 # Integers that are LOGICAL in Fortran.
 my %LOGICAL = map { ($_ => 1) } qw(flag high reorder periods remain_dims commute weighted complete);
 
@@ -208,6 +212,10 @@ for my $f (@funcs) {
             elsif ($an eq 'array_of_indices') { %a = (%a, k => 'indices', t => 'int', dim => '*') }
             elsif ($LOGICAL{$an}) { %a = (%a, k => 'logical', dim => $dim, in => $const) }
             else { %a = (%a, k => 'int', t => 'int', dim => $dim, in => $const) }
+        } elsif ($ct eq 'MPI_Aint' && $MPI1_AINT{$n}) {
+            # The removed MPI-1 functions take addresses as default INTEGERs in Fortran.
+            %a = (%a, k => 'aint4', t => 'int', dim => ($arr ? '*' : ''), in => ($ind == 0 || $const),
+                  byval => ($ind == 0));
         } elsif ($ct =~ /^MPI_(Aint|Count|Offset)$/) {
             my $t = lc $1;
             %a = (%a, k => 'int', t => $t, dim => ($arr ? '*' : ''), in => ($ind == 0 || $const));
@@ -217,7 +225,8 @@ for my $f (@funcs) {
             elsif ($arr) {
                 my $len = $HARRAY{"$n.$an"} or die "gen-fortran.pl: MPI_$n: no length for $an\n";
                 %a = (%a, k => 'harray', t => $t, dim => '*', len => $len,
-                      dir => ($const ? 'in' : handle_inout($n, $an) ? 'inout' : 'out'));
+                      dir => ($const ? 'in' : handle_inout($n, $an) ? 'inout'
+                              : $n eq 'Type_get_contents' ? 'out' : 'in'));
             } else {
                 %a = (%a, k => 'handle', t => $t, dim => '', dir => (handle_inout($n, $an) ? 'inout' : 'out'));
             }
@@ -390,7 +399,8 @@ sub fdecl {
     my ($n, $k, $dim) = ($a->{name}, $a->{k}, $a->{dim} // '');
     my $d = $dim ne '' ? "($dim)" : '';
     my $in = $a->{in} ? ', intent(in)' : '';
-    if ($k eq 'int' || $k eq 'weights' || $k eq 'errcodes' || $k eq 'index' || $k eq 'indices') {
+    if ($k eq 'int' || $k eq 'weights' || $k eq 'errcodes' || $k eq 'index' || $k eq 'indices'
+        || $k eq 'aint4') {
         my $t = $FKIND{ $a->{t} // 'int' };
         return ("$t$in :: $n$d");
     }
@@ -686,7 +696,8 @@ sub c_params {
     for my $a (@{ $m->{args} }) {
         my ($n, $k) = ($a->{name}, $a->{k});
         my $const = $a->{in} ? 'const ' : '';
-        if ($k eq 'int' || $k eq 'weights' || $k eq 'errcodes' || $k eq 'index' || $k eq 'indices') {
+        if ($k eq 'int' || $k eq 'weights' || $k eq 'errcodes' || $k eq 'index' || $k eq 'indices'
+            || $k eq 'aint4') {
             push @p, "$const$CTYPE{$a->{t}} *$n";
         } elsif ($k eq 'logical' || $k eq 'handle' || $k eq 'harray' || $k eq 'status' || $k eq 'statuses') {
             my $c = ($k eq 'handle' || $k eq 'harray') && $a->{dir} eq 'in' ? 'const ' : $const;
@@ -726,6 +737,24 @@ sub c_body {
         if ($k eq 'int') {
             if ($a->{dim} eq '3,*') { push @call, "(int (*)[3])$an" }
             else { push @call, ($a->{c}{ptr} == 0 && $a->{c}{arr} eq '') ? "*$an" : $an }
+        } elsif ($k eq 'aint4') {
+            if ($a->{byval}) { push @call, "(MPI_Aint)*$an" }
+            elsif ($a->{dim} eq '') {
+                push @decl, "    MPI_Aint c_$an = 0;";
+                push @call, "&c_$an";
+                push @post, "    if (rc == MPI_SUCCESS) {\n        rc = fort_aint_to_int(\"$cfn\", \"$an\", c_$an, $an);\n    }";
+            } else {
+                $fail = 1;
+                push @decl, "    MPI_Aint ${an}_stack[FORT_STACK_HANDLES] = {0};",
+                            "    MPI_Aint *c_$an = ${an}_stack;", "    int n_$an = *count;";
+                push @pre, "    if (n_$an > FORT_STACK_HANDLES) {\n" .
+                           "        c_$an = malloc((size_t)n_$an * sizeof(*c_$an));\n" .
+                           "        if (c_$an == NULL) {\n" .
+                           "            rc = fort_no_memory(\"$cfn\", \"$an\");\n            goto out;\n        }\n    }\n" .
+                           "    for (int i = 0; i < n_$an; i++) {\n        c_${an}[i] = ${an}[i];\n    }";
+                push @call, "c_$an";
+                push @clean, "    if (c_$an != ${an}_stack) {\n        free(c_$an);\n    }";
+            }
         } elsif ($k eq 'logical') {
             if ($a->{dim} eq '' && $a->{in}) { push @call, "(*$an != 0)" }
             else {
