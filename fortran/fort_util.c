@@ -52,8 +52,8 @@ int fort_aint_to_int(const char *func, const char *arg, MPI_Aint v, MPI_Fint *f)
 {
     if ((MPI_Aint)(MPI_Fint)v != v) {
         return comm_api_error(NULL, MPI_ERR_ARG,
-                              "%s: %s %ld does not fit a Fortran INTEGER (the MPI-2 function "
-                              "with INTEGER(KIND=MPI_ADDRESS_KIND) does)",
+                              "%s: %s %ld does not fit a Fortran INTEGER; use MPI_GET_ADDRESS and "
+                              "the MPI_TYPE_CREATE_* functions (INTEGER(KIND=MPI_ADDRESS_KIND))",
                               func, arg, (long)v);
     }
     *f = (MPI_Fint)v;
