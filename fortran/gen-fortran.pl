@@ -468,7 +468,7 @@ sub interface_body {
     return map { wrap($_) } @out;
 }
 
-# Free-form lines over 132 columns are continued.
+# Free-form lines (at most 132 columns) are continued past 100, to stay readable.
 sub wrap {
     my ($l) = @_;
     return $l if length($l) <= 100;
@@ -823,9 +823,8 @@ sub c_body {
                 push @post, "    fort_idup_done($an, c_$an, n_$an);";
             }
             if ($dir ne 'in') {
-                my $cnt = $dir eq 'out' ? "n_$an" : "n_$an";
                 push @post, ($dir eq 'out' ? "    if (rc == MPI_SUCCESS) {\n" : "    {\n") .
-                    "        for (int i = 0; i < $cnt; i++) {\n" .
+                    "        for (int i = 0; i < n_$an; i++) {\n" .
                     "            ${an}[i] = MPI_$C2F{$t}_c2f(c_${an}[i]);\n        }\n    }";
             }
             push @clean, "    if (c_$an != ${an}_stack) {\n        free(c_$an);\n    }";
