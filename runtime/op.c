@@ -94,22 +94,28 @@ void comm_op_release(struct comm_op *op)
         return;
     }
     if (__atomic_sub_fetch(&op->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(op->invoke_data);
         free(op);
     }
 }
 
-int comm_op_create(MPI_User_function *user_fn, bool commutative, struct comm_op **op_out)
+/* A user op calling USER_FN, or INVOKE with INVOKE_DATA (owned from here on). */
+static int op_create(MPI_User_function *user_fn, comm_op_invoke_fn *invoke, void *invoke_data,
+                     bool commutative, struct comm_op **op_out)
 {
     struct comm_op *op = calloc(1, sizeof(*op));
 
     if (op == NULL) {
         comm_log_error("op", "out of memory for a new reduction operation");
+        free(invoke_data);
         return COMM_ERR_NOMEM;
     }
     op->handle = op;
     op->commutative = commutative;
     op->refcount = 1;
     op->user_fn = user_fn;
+    op->invoke = invoke;
+    op->invoke_data = invoke_data;
     op->index = COMM_OP_USER;
     pthread_mutex_lock(&op_registry_lock);
     op->next = op_registry;
@@ -117,6 +123,17 @@ int comm_op_create(MPI_User_function *user_fn, bool commutative, struct comm_op 
     pthread_mutex_unlock(&op_registry_lock);
     *op_out = op;
     return COMM_OK;
+}
+
+int comm_op_create(MPI_User_function *user_fn, bool commutative, struct comm_op **op_out)
+{
+    return op_create(user_fn, NULL, NULL, commutative, op_out);
+}
+
+int comm_op_create_invoked(comm_op_invoke_fn *invoke, void *invoke_data, bool commutative,
+                           struct comm_op **op_out)
+{
+    return op_create(NULL, invoke, invoke_data, commutative, op_out);
 }
 
 int comm_op_free(struct comm_op *op)
@@ -273,7 +290,8 @@ static void op_replace(const void *in, void *inout, MPI_Count count, const struc
     }
 }
 
-/* A user function, called with the user's datatype, at most INT_MAX elements at a time. */
+/* A user function, called with the user's datatype, at most INT_MAX elements at a time (through
+ * its invoke function if it has another calling convention). */
 static void op_reduce_user(const struct comm_op *op, const void *in, void *inout, MPI_Count count,
                            const struct comm_datatype *dt)
 {
@@ -284,7 +302,11 @@ static void op_reduce_user(const struct comm_op *op, const void *in, void *inout
         int len = chunk; /* the function may write it */
         MPI_Datatype handle = dt->handle;
 
-        op->user_fn((void *)pin, (void *)pio, &len, &handle);
+        if (op->invoke == NULL) {
+            op->user_fn((void *)pin, (void *)pio, &len, &handle);
+        } else {
+            op->invoke(op->invoke_data, (void *)pin, (void *)pio, &len, &handle);
+        }
         pin += (uintptr_t)((MPI_Aint)chunk * dt->extent);
         pio += (uintptr_t)((MPI_Aint)chunk * dt->extent);
         count -= chunk;
