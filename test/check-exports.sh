@@ -15,6 +15,9 @@ while read -r type name; do
     MPI_*) [[ $type == W ]] || { echo "exports: $name is not weak ($type)"; bad=1; } ;;
     PMPI_*) [[ $type == T ]] || { echo "exports: $name is not a function ($type)"; bad=1; } ;;
     _init | _fini) ;;
+    # The Fortran entry points (fortran/): mpi_xxx_ functions, mpi_fortran_xxx_ common blocks.
+    mpi_fortran_*_) ;;
+    mpi_*_) [[ $type == T ]] || { echo "exports: $name is not a function ($type)"; bad=1; } ;;
     *) echo "exports: $name should not be exported"; bad=1 ;;
     esac
 done <<<"$exported"
