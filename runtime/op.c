@@ -11,7 +11,9 @@
  * each contiguous piece is reduced with the piece at the same offset in IN (both buffers have
  * the same layout).  Pieces that are not aligned for their C type, and the pair types whose
  * C struct has padding (MPI_DOUBLE_INT) inside a derived type, go through small aligned
- * buffers on the stack, so no loop ever reads a misaligned element.
+ * buffers on the stack, so no loop ever reads a misaligned element.  The last element of a
+ * padded pair type is reduced in such a buffer too, and only its data bytes are copied: a
+ * buffer may end where that element's data ends (its true extent), before its padding.
  */
 #include "config.h"
 
@@ -213,6 +215,28 @@ static void op_apply(const struct comm_op_kernel *kernel, uintptr_t in, uintptr_
 }
 
 /*
+ * Runs KERNEL on the one padded pair at IN and INOUT whose data ends DATA bytes in (its true
+ * extent): the buffers may end there, before the struct's trailing padding, so the pair is
+ * reduced in copies on the stack and only its DATA bytes are read and written.
+ */
+static void op_apply_last_padded(const struct comm_op_kernel *kernel, size_t data, uintptr_t in,
+                                 uintptr_t inout)
+{
+    _Alignas(64) unsigned char tmp_in[64];
+    _Alignas(64) unsigned char tmp_io[64];
+
+    if (kernel->unit > sizeof(tmp_in) || data > kernel->unit) {
+        /* no pair type is that large: the whole struct, as before */
+        op_apply(kernel, in, inout, 1);
+        return;
+    }
+    memcpy(tmp_in, (const void *)in, data);
+    memcpy(tmp_io, (void *)inout, data);
+    kernel->fn(tmp_in, tmp_io, 1);
+    memcpy((void *)inout, tmp_io, data);
+}
+
+/*
  * A derived type built on a pair type whose C struct has padding: its packed elements are
  * (value, index) members that the cursor yields one at a time.  Gathers up to a bufferful of
  * pairs into C structs, reduces them, and scatters the results back with a copy of the cursor
@@ -354,8 +378,11 @@ int comm_op_reduce(const struct comm_op *op, const void *in, void *inout, MPI_Co
         return COMM_OK;
     }
     if (dt == basic) {
-        /* a predefined pair with padding: COUNT C structs */
-        op_apply(&kernel, (uintptr_t)in, (uintptr_t)inout, (size_t)count);
+        /* a predefined pair with padding: COUNT C structs, the last one cut at its data */
+        op_apply(&kernel, (uintptr_t)in, (uintptr_t)inout, (size_t)count - 1);
+        op_apply_last_padded(&kernel, (size_t)dt->true_extent,
+                             op_addr(in, (MPI_Aint)(count - 1) * dt->extent),
+                             op_addr(inout, (MPI_Aint)(count - 1) * dt->extent));
         return COMM_OK;
     }
     if ((size_t)basic->size != kernel.unit) {

@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <wchar.h>
 
 /* ---- the reference ------------------------------------------------------------------------ */
@@ -906,6 +908,56 @@ START_TEST(vector_of_int_reduces_the_data_and_leaves_the_gaps)
 }
 END_TEST
 
+/* Two buffers of N MPI_DOUBLE_INT pairs each ending where the last pair's data ends (its true
+ * extent, 12 of its 16 bytes), right before a page that may not be read: a loop that read the
+ * last struct's padding would be killed.  CUT false: buffers of whole structs. */
+static void check_pairs_before_a_guard_page(size_t n, bool cut)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t extent = sizeof(struct ref_double_int);
+    size_t bytes =
+        n * extent - (cut ? extent - (offsetof(struct ref_double_int, i) + sizeof(int)) : 0);
+    unsigned char *map =
+        mmap(NULL, (size_t)page * 4, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned char *in, *io;
+
+    /* pages: IN's data, a guard, IO's data, a guard */
+    ck_assert(map != MAP_FAILED && bytes <= (size_t)page);
+    ck_assert_int_eq(mprotect(map + page, (size_t)page, PROT_NONE), 0);
+    ck_assert_int_eq(mprotect(map + 3 * page, (size_t)page, PROT_NONE), 0);
+    in = map + page - bytes;
+    io = map + 3 * page - bytes;
+    for (size_t k = 0; k < n; k++) {
+        struct ref_double_int a = {(double)(k % 3), (int)k}, b = {1.0, (int)(100 + k)};
+
+        memcpy(in + k * extent, &a, k + 1 < n ? extent : bytes - k * extent);
+        memcpy(io + k * extent, &b, k + 1 < n ? extent : bytes - k * extent);
+    }
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_MAXLOC), in, io, (MPI_Count)n, dtype(MPI_DOUBLE_INT)),
+                     COMM_OK);
+    for (size_t k = 0; k < n; k++) {
+        struct ref_double_int got;
+        bool in_wins = k % 3 >= 1; /* 2 > 1, and 1 == 1 with the lower index k < 100 + k */
+
+        memcpy(&got, io + k * extent, k + 1 < n ? extent : bytes - k * extent);
+        ck_assert_msg(got.v == (in_wins ? (double)(k % 3) : 1.0) &&
+                          got.i == (in_wins ? (int)k : (int)(100 + k)),
+                      "pair %zu of %zu: (%g, %d)", k, n, got.v, got.i);
+    }
+    ck_assert_int_eq(munmap(map, (size_t)page * 4), 0);
+}
+
+START_TEST(predefined_padded_pairs_never_read_past_the_last_pairs_data)
+{
+    static const size_t counts[] = {1, 2, 7, 130};
+
+    for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+        check_pairs_before_a_guard_page(counts[c], true);
+        check_pairs_before_a_guard_page(counts[c], false);
+    }
+}
+END_TEST
+
 START_TEST(derived_types_of_padded_pairs_reduce_every_pair)
 {
     /* vector of MPI_DOUBLE_INT: 5 blocks of 1, stride 2; the gaps keep their values */
@@ -1311,6 +1363,7 @@ int main(void)
     tcase_add_test(tc, vector_of_fortran_pairs_reduces_every_pair_within_the_buffer);
     tcase_add_test(tc, vector_of_int_reduces_the_data_and_leaves_the_gaps);
     tcase_add_test(tc, derived_types_of_padded_pairs_reduce_every_pair);
+    tcase_add_test(tc, predefined_padded_pairs_never_read_past_the_last_pairs_data);
     tcase_add_test(tc, misaligned_elements_are_reduced_through_aligned_copies);
     tcase_add_test(tc, user_ops_get_the_count_and_the_users_datatype);
     tcase_add_test(tc, invoked_user_ops_are_called_through_their_invoke_function_with_their_data);
