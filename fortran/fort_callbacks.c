@@ -267,9 +267,9 @@ static enum fort_given fort_copy_given(fort_copy_attr_fn *fn, fort_copy_attr_fn 
 }
 
 /*
- * The extra_state to give the C constructor: the Fortran value itself when both procedures are
- * predefined, else a new record (NULL after raising MPI_ERR_NO_MEM, or MPI_ERR_ARG for a NULL
- * procedure).  *RC_OUT is the error.
+ * A copy of K for the extra_state of a keyval whose procedures are not both predefined (NEEDED),
+ * else NULL (the C constructor then gets the Fortran extra state itself).  *RC_OUT is
+ * MPI_SUCCESS, or the error raised when out of memory (and NULL returned).
  */
 static struct fort_keyval *fort_keyval_record(const char *func, const struct fort_keyval *k,
                                               bool needed, int *rc_out)

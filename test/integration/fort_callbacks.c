@@ -3,14 +3,14 @@
  * attribute values (fortran/fort_callbacks.c), called exactly as gfortran calls them: every
  * argument by reference, handles as Fortran integers, procedures written in C with the Fortran
  * convention.  A user op gets the Fortran index of its datatype; an error handler the Fortran
- * communicator or window and the code; attribute copy/delete procedures run through
- * MPI_Comm_dup/MPI_Comm_free and MPI_Type_dup/MPI_Type_free with address-sized values and
- * LOGICAL flags (INTEGER values for MPI_KEYVAL_CREATE); the predefined Fortran callbacks are
- * recognised; a Fortran get of MPI_TAG_UB or of a window's attributes returns the value;
- * generalized-request procedures get the Fortran extra state and status; an absent IERROR
- * (NULL) is accepted.
+ * communicator, window or session and the code; attribute copy/delete procedures run through
+ * MPI_Comm_dup/MPI_Comm_free, MPI_Type_dup/MPI_Type_free and MPI_Win_free with address-sized
+ * values and LOGICAL flags (INTEGER values for MPI_KEYVAL_CREATE); the predefined Fortran
+ * callbacks are recognised; a Fortran get of MPI_TAG_UB or of a window's attributes returns the
+ * value; generalized-request procedures get the Fortran extra state and status; an absent
+ * IERROR (NULL) is accepted.
  *
- *   fort_callbacks     (2 ranks or more)
+ *   fort_callbacks     (any number of ranks)
  *
  * Prints "fort_callbacks R: ok" per rank, or "FAIL: fort_callbacks rank R: ..." and aborts.
  */
@@ -42,18 +42,22 @@ void mpi_op_create_(user_fn *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
 void mpi_comm_create_errhandler_(eh_fn *, MPI_Fint *, MPI_Fint *);
 void mpi_errhandler_create_(eh_fn *, MPI_Fint *, MPI_Fint *);
 void mpi_win_create_errhandler_(eh_fn *, MPI_Fint *, MPI_Fint *);
+void mpi_session_create_errhandler_(eh_fn *, MPI_Fint *, MPI_Fint *);
 void mpi_comm_create_keyval_(copy_fn *, delete_fn *, MPI_Fint *, MPI_Aint *, MPI_Fint *);
 void mpi_type_create_keyval_(copy_fn *, delete_fn *, MPI_Fint *, MPI_Aint *, MPI_Fint *);
+void mpi_win_create_keyval_(copy_fn *, delete_fn *, MPI_Fint *, MPI_Aint *, MPI_Fint *);
 void mpi_keyval_create_(copy1_fn *, delete1_fn *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
 void mpi_comm_set_attr_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Fint *);
 void mpi_comm_get_attr_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Fint *, MPI_Fint *);
 void mpi_type_set_attr_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Fint *);
 void mpi_type_get_attr_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Fint *, MPI_Fint *);
+void mpi_win_set_attr_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Fint *);
 void mpi_win_get_attr_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Fint *, MPI_Fint *);
 void mpi_attr_put_(MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
 void mpi_attr_get_(MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
 void mpi_grequest_start_(query_fn *, gfree_fn *, cancel_fn *, MPI_Aint *, MPI_Fint *, MPI_Fint *);
 extern copy_fn mpi_comm_null_copy_fn_, mpi_comm_dup_fn_, mpi_type_dup_fn_;
+extern copy_fn mpi_win_null_copy_fn_;
 extern delete_fn mpi_comm_null_delete_fn_, mpi_type_null_delete_fn_;
 extern copy1_fn mpi_null_copy_fn_, mpi_dup_fn_;
 extern delete1_fn mpi_null_delete_fn_;
@@ -248,8 +252,8 @@ static void check_errhandlers(void)
     CHECK(eh_calls == 4 && eh_handle == MPI_Win_c2f(win) && eh_code == MPI_ERR_WIN);
     CHECK_MPI(MPI_Errhandler_free(&eh));
     {
-        MPI_Fint fwin = MPI_Win_c2f(win), flag = -1, key;
-        MPI_Aint value = 0;
+        MPI_Fint fwin = MPI_Win_c2f(win), flag = -1, key, kv = -1;
+        MPI_Aint value = 0, extra = 31;
 
         key = MPI_WIN_BASE;
         mpi_win_get_attr_(&fwin, &key, &value, &flag, &ierr);
@@ -260,8 +264,35 @@ static void check_errhandlers(void)
         key = MPI_WIN_DISP_UNIT;
         mpi_win_get_attr_(&fwin, &key, &value, &flag, NULL);
         CHECK(flag == 1 && value == (MPI_Aint)sizeof(int));
+        /* A window keyval: its delete procedure runs at MPI_Win_free. */
+        mpi_win_create_keyval_(mpi_win_null_copy_fn_, f_delete, &kv, &extra, &ierr);
+        CHECK(ierr == MPI_SUCCESS);
+        value = 64;
+        mpi_win_set_attr_(&fwin, &kv, &value, &ierr);
+        CHECK(ierr == MPI_SUCCESS);
+        mpi_win_get_attr_(&fwin, &kv, &value, &flag, &ierr);
+        CHECK(ierr == MPI_SUCCESS && flag == 1 && value == 64);
+        seen.deletes = 0;
+        CHECK_MPI(MPI_Win_free(&win));
+        CHECK(seen.deletes == 1 && seen.obj == fwin && seen.keyval == kv && seen.extra == 31);
+        CHECK(seen.value == 64);
     }
-    CHECK_MPI(MPI_Win_free(&win));
+
+    /* A session's: gets the session's Fortran index. */
+    {
+        MPI_Session session;
+
+        mpi_session_create_errhandler_(f_errhandler, &feh, &ierr);
+        CHECK(ierr == MPI_SUCCESS);
+        eh = MPI_Errhandler_f2c(feh);
+        EXPECT(MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh), MPI_ERR_ARG);
+        CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, eh, &session));
+        CHECK_MPI(MPI_Session_call_errhandler(session, MPI_ERR_SESSION));
+        CHECK(eh_calls == 5 && eh_handle == MPI_Session_c2f(session) && eh_code == MPI_ERR_SESSION);
+        CHECK(eh_handle != 0);
+        CHECK_MPI(MPI_Session_finalize(&session));
+        CHECK_MPI(MPI_Errhandler_free(&eh));
+    }
 }
 
 static void check_comm_attrs(void)
