@@ -22,6 +22,9 @@ while read -r type name; do
         [[ $name =~ ^mpi_[a-z0-9_]+_$ && $type == T ]] ||
             { echo "exports: $name is not a Fortran entry point ($type)"; bad=1; } ;;
     _init | _fini) ;;
+    # The Fortran entry points (fortran/): mpi_xxx_ functions, mpi_fortran_xxx_ common blocks.
+    mpi_fortran_*_) ;;
+    mpi_*_) [[ $type == T ]] || { echo "exports: $name is not a function ($type)"; bad=1; } ;;
     *) echo "exports: $name should not be exported"; bad=1 ;;
     esac
 done <<<"$exported"

@@ -4,7 +4,7 @@
 #
 # Layers, bottom to top: base (runtime/{abort,config,copy,error,log}) < pmix-glue
 #   < topo (runtime/topo/) < btl < core (the rest of runtime/) < coll < api (runtime/api/)
-#   < fortran (fortran/: the Fortran entry points, above the MPI API) < launcher.
+#   < fortran (the Fortran entry points, fortran/) < launcher.
 set -u
 builddir=${TEST_BUILDDIR:?}
 srcdir=${TEST_SRCDIR:?}
@@ -33,7 +33,8 @@ layer_of() {
     esac
 }
 
-objects=$(find ./runtime ./pmix-glue ./btl ./coll ./rma ./launcher ./fortran -name '*.o' 2>/dev/null | sort)
+objects=$(find ./runtime ./pmix-glue ./btl ./coll ./rma ./fortran ./launcher -name '*.o' 2>/dev/null |
+    sort)
 if [[ -z $objects ]]; then
     echo "check-layering: no objects found under $builddir (build first)"
     exit 1
