@@ -140,11 +140,11 @@ static const struct dt_predefined_info dt_predefined_info[] = {
     {MPI_INTEGER8, "MPI_INTEGER8", sizeof(int64_t), 0, 0, sizeof(int64_t)},
     {MPI_REAL4, "MPI_REAL4", sizeof(float), 0, 0, sizeof(float)},
     {MPI_REAL8, "MPI_REAL8", sizeof(double), 0, 0, sizeof(double)},
-    {MPI_REAL16, "MPI_REAL16", sizeof(long double), 0, 0, sizeof(long double)},
+    /* REAL*16 is IEEE binary128, 16 bytes, whatever the C long double is. */
+    {MPI_REAL16, "MPI_REAL16", 16, 0, 0, 16},
     {MPI_COMPLEX8, "MPI_COMPLEX8", sizeof(float _Complex), 0, 0, sizeof(float _Complex)},
     {MPI_COMPLEX16, "MPI_COMPLEX16", sizeof(double _Complex), 0, 0, sizeof(double _Complex)},
-    {MPI_COMPLEX32, "MPI_COMPLEX32", sizeof(long double _Complex), 0, 0,
-     sizeof(long double _Complex)},
+    {MPI_COMPLEX32, "MPI_COMPLEX32", 32, 0, 0, 32},
 };
 
 enum { DT_NINFO = sizeof(dt_predefined_info) / sizeof(dt_predefined_info[0]) };

@@ -70,6 +70,22 @@ struct comm_errhandler *comm_errhandler_create_session(MPI_Session_errhandler_fu
     return eh;
 }
 
+struct comm_errhandler *comm_errhandler_create_invoked(enum comm_errhandler_object object,
+                                                       comm_errhandler_invoke_fn *invoke,
+                                                       void *invoke_data)
+{
+    struct comm_errhandler *eh = errhandler_new();
+
+    if (eh == NULL) {
+        free(invoke_data);
+        return NULL;
+    }
+    eh->invoke = invoke;
+    eh->invoke_data = invoke_data;
+    eh->object = object;
+    return eh;
+}
+
 void comm_errhandler_retain(struct comm_errhandler *eh)
 {
     if (eh->kind == COMM_ERRHANDLER_USER) {
@@ -81,6 +97,7 @@ void comm_errhandler_release(struct comm_errhandler *eh)
 {
     if (eh != NULL && eh->kind == COMM_ERRHANDLER_USER &&
         __atomic_sub_fetch(&eh->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(eh->invoke_data);
         free(eh);
     }
 }

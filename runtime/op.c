@@ -11,7 +11,9 @@
  * each contiguous piece is reduced with the piece at the same offset in IN (both buffers have
  * the same layout).  Pieces that are not aligned for their C type, and the pair types whose
  * C struct has padding (MPI_DOUBLE_INT) inside a derived type, go through small aligned
- * buffers on the stack, so no loop ever reads a misaligned element.
+ * buffers on the stack, so no loop ever reads a misaligned element.  The last element of a
+ * padded pair type is reduced in such a buffer too, and only its data bytes are copied: a
+ * buffer may end where that element's data ends (its true extent), before its padding.
  */
 #include "config.h"
 
@@ -94,22 +96,28 @@ void comm_op_release(struct comm_op *op)
         return;
     }
     if (__atomic_sub_fetch(&op->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(op->invoke_data);
         free(op);
     }
 }
 
-int comm_op_create(MPI_User_function *user_fn, bool commutative, struct comm_op **op_out)
+/* A user op calling USER_FN, or INVOKE with INVOKE_DATA (owned from here on). */
+static int op_create(MPI_User_function *user_fn, comm_op_invoke_fn *invoke, void *invoke_data,
+                     bool commutative, struct comm_op **op_out)
 {
     struct comm_op *op = calloc(1, sizeof(*op));
 
     if (op == NULL) {
         comm_log_error("op", "out of memory for a new reduction operation");
+        free(invoke_data);
         return COMM_ERR_NOMEM;
     }
     op->handle = op;
     op->commutative = commutative;
     op->refcount = 1;
     op->user_fn = user_fn;
+    op->invoke = invoke;
+    op->invoke_data = invoke_data;
     op->index = COMM_OP_USER;
     pthread_mutex_lock(&op_registry_lock);
     op->next = op_registry;
@@ -117,6 +125,17 @@ int comm_op_create(MPI_User_function *user_fn, bool commutative, struct comm_op 
     pthread_mutex_unlock(&op_registry_lock);
     *op_out = op;
     return COMM_OK;
+}
+
+int comm_op_create(MPI_User_function *user_fn, bool commutative, struct comm_op **op_out)
+{
+    return op_create(user_fn, NULL, NULL, commutative, op_out);
+}
+
+int comm_op_create_invoked(comm_op_invoke_fn *invoke, void *invoke_data, bool commutative,
+                           struct comm_op **op_out)
+{
+    return op_create(NULL, invoke, invoke_data, commutative, op_out);
 }
 
 int comm_op_free(struct comm_op *op)
@@ -193,6 +212,28 @@ static void op_apply(const struct comm_op_kernel *kernel, uintptr_t in, uintptr_
         inout += bytes;
         n -= k;
     }
+}
+
+/*
+ * Runs KERNEL on the one padded pair at IN and INOUT whose data ends DATA bytes in (its true
+ * extent): the buffers may end there, before the struct's trailing padding, so the pair is
+ * reduced in copies on the stack and only its DATA bytes are read and written.
+ */
+static void op_apply_last_padded(const struct comm_op_kernel *kernel, size_t data, uintptr_t in,
+                                 uintptr_t inout)
+{
+    _Alignas(64) unsigned char tmp_in[64];
+    _Alignas(64) unsigned char tmp_io[64];
+
+    if (kernel->unit > sizeof(tmp_in) || data > kernel->unit) {
+        /* no pair type is that large: the whole struct, as before */
+        op_apply(kernel, in, inout, 1);
+        return;
+    }
+    memcpy(tmp_in, (const void *)in, data);
+    memcpy(tmp_io, (void *)inout, data);
+    kernel->fn(tmp_in, tmp_io, 1);
+    memcpy((void *)inout, tmp_io, data);
 }
 
 /*
@@ -273,7 +314,8 @@ static void op_replace(const void *in, void *inout, MPI_Count count, const struc
     }
 }
 
-/* A user function, called with the user's datatype, at most INT_MAX elements at a time. */
+/* A user function, called with the user's datatype, at most INT_MAX elements at a time (through
+ * its invoke function if it has another calling convention). */
 static void op_reduce_user(const struct comm_op *op, const void *in, void *inout, MPI_Count count,
                            const struct comm_datatype *dt)
 {
@@ -284,7 +326,11 @@ static void op_reduce_user(const struct comm_op *op, const void *in, void *inout
         int len = chunk; /* the function may write it */
         MPI_Datatype handle = dt->handle;
 
-        op->user_fn((void *)pin, (void *)pio, &len, &handle);
+        if (op->invoke == NULL) {
+            op->user_fn((void *)pin, (void *)pio, &len, &handle);
+        } else {
+            op->invoke(op->invoke_data, (void *)pin, (void *)pio, &len, &handle);
+        }
         pin += (uintptr_t)((MPI_Aint)chunk * dt->extent);
         pio += (uintptr_t)((MPI_Aint)chunk * dt->extent);
         count -= chunk;
@@ -332,8 +378,11 @@ int comm_op_reduce(const struct comm_op *op, const void *in, void *inout, MPI_Co
         return COMM_OK;
     }
     if (dt == basic) {
-        /* a predefined pair with padding: COUNT C structs */
-        op_apply(&kernel, (uintptr_t)in, (uintptr_t)inout, (size_t)count);
+        /* a predefined pair with padding: COUNT C structs, the last one cut at its data */
+        op_apply(&kernel, (uintptr_t)in, (uintptr_t)inout, (size_t)count - 1);
+        op_apply_last_padded(&kernel, (size_t)dt->true_extent,
+                             op_addr(in, (MPI_Aint)(count - 1) * dt->extent),
+                             op_addr(inout, (MPI_Aint)(count - 1) * dt->extent));
         return COMM_OK;
     }
     if ((size_t)basic->size != kernel.unit) {

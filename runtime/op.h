@@ -34,6 +34,14 @@
 
 struct comm_datatype;
 
+/*
+ * A user function written in another calling convention (a Fortran procedure, whose handles are
+ * integers): the op calls INVOKE instead of user_fn, with the op's invoke_data and the
+ * arguments a C MPI_User_function would get.  INVOKE converts them and calls the function.
+ */
+typedef void comm_op_invoke_fn(const void *invoke_data, void *invec, void *inoutvec, int *len,
+                               MPI_Datatype *datatype);
+
 /* Index of a predefined op: its handle minus MPI_MAX. */
 enum comm_op_index {
     COMM_OP_USER = -1,
@@ -64,7 +72,9 @@ struct comm_op {
     bool predefined;
     bool commutative;
     int refcount;               /* user ops only: every reference, the user's handle included */
-    MPI_User_function *user_fn; /* user ops only */
+    MPI_User_function *user_fn; /* user ops only; NULL when invoke is set */
+    comm_op_invoke_fn *invoke;  /* user ops of another convention, else NULL */
+    void *invoke_data;          /* given to invoke; malloc'ed, freed with the op */
     enum comm_op_index index;   /* COMM_OP_USER for user ops */
     bool user_freed;            /* user ops only: MPI_Op_free was called */
     struct comm_op *next;       /* user ops only: the registry list, under its lock */
@@ -84,6 +94,14 @@ void comm_op_release(struct comm_op *op);
  * or COMM_ERR_NOMEM (logged).  The API has already refused a NULL function.
  */
 int comm_op_create(MPI_User_function *user_fn, bool commutative, struct comm_op **op_out);
+
+/*
+ * The same for a user function of another calling convention: INVOKE calls it with
+ * INVOKE_DATA, which the op owns from then on (even on failure) and frees with free().
+ * Returns COMM_OK, or COMM_ERR_NOMEM (logged).
+ */
+int comm_op_create_invoked(comm_op_invoke_fn *invoke, void *invoke_data, bool commutative,
+                           struct comm_op **op_out);
 
 /*
  * MPI_Op_free: the user's handle is gone; the op dies with its last reference.  Returns

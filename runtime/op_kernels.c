@@ -15,17 +15,36 @@
  * Which types each op accepts follows MPI-3.1 section 5.9.2, plus what Open MPI and MPICH also
  * accept: MPI_CHAR and MPI_WCHAR count as C integers, and the logical ops take MPI_AINT,
  * MPI_OFFSET and MPI_COUNT.
+ *
+ * Fortran REAL*16 (MPI_REAL16, and MPI_COMPLEX32 its complex) is IEEE binary128, which is not
+ * the x86 long double (80-bit extended in 16 bytes): its loops use long double only where that
+ * is binary128 (aarch64, ppc64le with IEEE long double), otherwise GCC's __float128 (x86-64;
+ * its arithmetic is libgcc's).  Without either, no op is defined on them.
  */
 #include "config.h"
 
 #include "runtime/op.h"
 #include "runtime/error.h"
 
+#include <float.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <wchar.h>
+
+/* Fortran REAL*16: binary128 (see above). */
+#if LDBL_MANT_DIG == 113
+#define OP_HAVE_REAL16 1
+typedef long double op_real16;
+typedef long double _Complex op_complex32;
+#elif defined(__SIZEOF_FLOAT128__) && defined(__GNUC__) && !defined(__clang__)
+#define OP_HAVE_REAL16 1
+typedef __float128 op_real16;
+typedef _Complex float __attribute__((mode(TC))) op_complex32;
+#else
+#define OP_HAVE_REAL16 0
+#endif
 
 /* C representations that have loops. */
 enum op_ctype {
@@ -43,6 +62,8 @@ enum op_ctype {
     OP_CFLT,
     OP_CDBL,
     OP_CLDBL,
+    OP_REAL16,
+    OP_COMPLEX32,
     OP_FLOAT_INT,
     OP_DOUBLE_INT,
     OP_LONG_INT,
@@ -166,6 +187,10 @@ OP_FLOAT_LOOPS(ldbl, long double)
 OP_COMPLEX_LOOPS(cflt, float _Complex)
 OP_COMPLEX_LOOPS(cdbl, double _Complex)
 OP_COMPLEX_LOOPS(cldbl, long double _Complex)
+#if OP_HAVE_REAL16
+OP_FLOAT_LOOPS(real16, op_real16)
+OP_COMPLEX_LOOPS(complex32, op_complex32)
+#endif
 OP_PAIR_LOOPS(float_int, struct op_float_int)
 OP_PAIR_LOOPS(double_int, struct op_double_int)
 OP_PAIR_LOOPS(long_int, struct op_long_int)
@@ -180,10 +205,19 @@ OP_PAIR_LOOPS(2double, struct op_2double)
     [OP_I8] = op_##op##_i8, [OP_U8] = op_##op##_u8, [OP_I16] = op_##op##_i16,                      \
     [OP_U16] = op_##op##_u16, [OP_I32] = op_##op##_i32, [OP_U32] = op_##op##_u32,                  \
     [OP_I64] = op_##op##_i64, [OP_U64] = op_##op##_u64
+#if OP_HAVE_REAL16
+#define OP_FLOAT_ROW(op)                                                                           \
+    [OP_FLT] = op_##op##_flt, [OP_DBL] = op_##op##_dbl, [OP_LDBL] = op_##op##_ldbl,                \
+    [OP_REAL16] = op_##op##_real16
+#define OP_COMPLEX_ROW(op)                                                                         \
+    [OP_CFLT] = op_##op##_cflt, [OP_CDBL] = op_##op##_cdbl, [OP_CLDBL] = op_##op##_cldbl,          \
+    [OP_COMPLEX32] = op_##op##_complex32
+#else
 #define OP_FLOAT_ROW(op)                                                                           \
     [OP_FLT] = op_##op##_flt, [OP_DBL] = op_##op##_dbl, [OP_LDBL] = op_##op##_ldbl
 #define OP_COMPLEX_ROW(op)                                                                         \
     [OP_CFLT] = op_##op##_cflt, [OP_CDBL] = op_##op##_cdbl, [OP_CLDBL] = op_##op##_cldbl
+#endif
 #define OP_PAIR_ROW(op)                                                                            \
     [OP_FLOAT_INT] = op_##op##_float_int, [OP_DOUBLE_INT] = op_##op##_double_int,                  \
     [OP_LONG_INT] = op_##op##_long_int, [OP_2INT] = op_##op##_2int,                                \
@@ -236,6 +270,10 @@ static const size_t op_ctype_unit[OP_NCTYPES] = {
     [OP_CFLT] = sizeof(float _Complex),
     [OP_CDBL] = sizeof(double _Complex),
     [OP_CLDBL] = sizeof(long double _Complex),
+#if OP_HAVE_REAL16
+    [OP_REAL16] = sizeof(op_real16),
+    [OP_COMPLEX32] = sizeof(op_complex32),
+#endif
     [OP_FLOAT_INT] = sizeof(struct op_float_int),
     [OP_DOUBLE_INT] = sizeof(struct op_double_int),
     [OP_LONG_INT] = sizeof(struct op_long_int),
@@ -261,6 +299,10 @@ static const size_t op_ctype_align[OP_NCTYPES] = {
     [OP_CFLT] = _Alignof(float _Complex),
     [OP_CDBL] = _Alignof(double _Complex),
     [OP_CLDBL] = _Alignof(long double _Complex),
+#if OP_HAVE_REAL16
+    [OP_REAL16] = _Alignof(op_real16),
+    [OP_COMPLEX32] = _Alignof(op_complex32),
+#endif
     [OP_FLOAT_INT] = _Alignof(struct op_float_int),
     [OP_DOUBLE_INT] = _Alignof(struct op_double_int),
     [OP_LONG_INT] = _Alignof(struct op_long_int),
@@ -326,7 +368,8 @@ static const struct op_type_info op_types[] = {
     {MPI_2INT, OP_2INT, OP_GRP_PAIR},
     {MPI_SHORT_INT, OP_SHORT_INT, OP_GRP_PAIR},
     {MPI_LONG_DOUBLE_INT, OP_LONG_DOUBLE_INT, OP_GRP_PAIR},
-    /* Fortran: INTEGER and LOGICAL are 4 bytes, REAL*16 is long double (runtime/datatype.c). */
+    /* Fortran: INTEGER and LOGICAL are 4 bytes (runtime/datatype.c); the logical loops read any
+     * non-zero LOGICAL as .true. and write 1 or 0 (gfortran's .true. and .false.). */
     {MPI_INTEGER, OP_I32, OP_GRP_FINT},
     {MPI_REAL, OP_FLT, OP_GRP_FLOAT},
     {MPI_DOUBLE_PRECISION, OP_DBL, OP_GRP_FLOAT},
@@ -342,10 +385,10 @@ static const struct op_type_info op_types[] = {
     {MPI_INTEGER8, OP_I64, OP_GRP_FINT},
     {MPI_REAL4, OP_FLT, OP_GRP_FLOAT},
     {MPI_REAL8, OP_DBL, OP_GRP_FLOAT},
-    {MPI_REAL16, OP_LDBL, OP_GRP_FLOAT},
+    {MPI_REAL16, OP_REAL16, OP_GRP_FLOAT},
     {MPI_COMPLEX8, OP_CFLT, OP_GRP_COMPLEX},
     {MPI_COMPLEX16, OP_CDBL, OP_GRP_COMPLEX},
-    {MPI_COMPLEX32, OP_CLDBL, OP_GRP_COMPLEX},
+    {MPI_COMPLEX32, OP_COMPLEX32, OP_GRP_COMPLEX},
 };
 
 enum {

@@ -14,7 +14,17 @@ while read -r type name; do
     case $name in
     MPI_*) [[ $type == W ]] || { echo "exports: $name is not weak ($type)"; bad=1; } ;;
     PMPI_*) [[ $type == T ]] || { echo "exports: $name is not a function ($type)"; bad=1; } ;;
+    # The Fortran interfaces (fortran/, when built): the storage of the special addresses
+    # (common blocks /mpi_fortran_*/), and the entry points mpi_xxx_ and mpi_xxx_f08_.
+    mpi_fortran_*_)
+        [[ $type == [BD] ]] || { echo "exports: $name is not Fortran storage ($type)"; bad=1; } ;;
+    mpi_*_)
+        [[ $name =~ ^mpi_[a-z0-9_]+_$ && $type == T ]] ||
+            { echo "exports: $name is not a Fortran entry point ($type)"; bad=1; } ;;
     _init | _fini) ;;
+    # The Fortran entry points (fortran/): mpi_xxx_ functions, mpi_fortran_xxx_ common blocks.
+    mpi_fortran_*_) ;;
+    mpi_*_) [[ $type == T ]] || { echo "exports: $name is not a function ($type)"; bad=1; } ;;
     *) echo "exports: $name should not be exported"; bad=1 ;;
     esac
 done <<<"$exported"

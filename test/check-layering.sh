@@ -4,7 +4,7 @@
 #
 # Layers, bottom to top: base (runtime/{abort,config,copy,error,log}) < pmix-glue
 #   < topo (runtime/topo/) < btl < core (the rest of runtime/) < coll < api (runtime/api/)
-#   < launcher.
+#   < fortran (the Fortran entry points, fortran/) < launcher.
 set -u
 builddir=${TEST_BUILDDIR:?}
 srcdir=${TEST_SRCDIR:?}
@@ -27,12 +27,14 @@ layer_of() {
     ./pmix-glue/*) echo 1 ;;
     ./btl/*) echo 3 ;;
     ./coll/* | ./rma/*) echo 5 ;;
-    ./launcher/*) echo 7 ;;
+    ./fortran/*) echo 7 ;;
+    ./launcher/*) echo 8 ;;
     *) echo -1 ;;
     esac
 }
 
-objects=$(find ./runtime ./pmix-glue ./btl ./coll ./rma ./launcher -name '*.o' 2>/dev/null | sort)
+objects=$(find ./runtime ./pmix-glue ./btl ./coll ./rma ./fortran ./launcher -name '*.o' 2>/dev/null |
+    sort)
 if [[ -z $objects ]]; then
     echo "check-layering: no objects found under $builddir (build first)"
     exit 1
@@ -48,7 +50,7 @@ for o in $objects; do
     l=$(layer_of "$o")
     for s in $(nm -u "$o" | awk '{print $2}'); do
         case $s in
-        comm_* | MPI_* | PMPI_*)
+        comm_* | MPI_* | PMPI_* | mpi_*_)
             d=${defined_in[$s]:-}
             if [[ -n $d && $d -gt $l ]]; then
                 echo "layering: $o (layer $l) uses $s from a higher layer ($d)"

@@ -14,6 +14,8 @@
 
 #include "runtime/api/mpi.h"
 #include "runtime/communicator.h"
+#include "runtime/errhandler.h"
+#include "runtime/op.h"
 #include "runtime/config_table.h"
 
 #define COMM_API_ALIAS(fn) extern __typeof__(P##fn) fn __attribute__((weak, alias("P" #fn)))
@@ -200,5 +202,18 @@ int comm_api_win_attr_delete_all(const char *func, struct comm_win *win);
 /* MPI_Comm_split_type's HW_GUIDED, RESOURCE_GUIDED and HW_UNGUIDED (comm_split_hw.c). */
 int comm_api_split_hw(struct comm_communicator *c, int split_type, int key, MPI_Info info,
                       MPI_Comm *newcomm);
+
+/*
+ * Objects whose callback has another calling convention (the Fortran entry points, fortran/):
+ * each checks its arguments and raises errors as the C MPI_ function does, naming FUNC, but the
+ * object calls INVOKE with INVOKE_DATA instead of a C function.  INVOKE_DATA is malloc'ed by
+ * the caller and owned by the object from the call on, even when it fails.  Thread-safe as
+ * the C functions.
+ */
+int comm_api_op_create_invoked(const char *func, comm_op_invoke_fn *invoke, void *invoke_data,
+                               int commute, MPI_Op *op);
+int comm_api_errhandler_create_invoked(const char *func, enum comm_errhandler_object object,
+                                       comm_errhandler_invoke_fn *invoke, void *invoke_data,
+                                       MPI_Errhandler *errhandler);
 
 #endif

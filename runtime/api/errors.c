@@ -205,6 +205,21 @@ int comm_api_error(struct comm_communicator *comm, int code, const char *fmt, ..
     if (handler == COMM_ERRHANDLER_RETURN) {
         return code;
     }
+    if (handler == COMM_ERRHANDLER_USER && comm->errhandler->invoke != NULL) {
+        const struct comm_errhandler *eh = comm->errhandler;
+        MPI_Comm handle = comm->handle;
+        MPI_Win win = comm->win;
+        int c = code;
+
+        if (eh->object == COMM_ERRHANDLER_FOR_WIN && win != NULL) {
+            eh->invoke(eh->invoke_data, eh->object, &win, &c);
+            return code;
+        }
+        if (eh->object == COMM_ERRHANDLER_FOR_COMM) {
+            eh->invoke(eh->invoke_data, eh->object, &handle, &c);
+            return code;
+        }
+    }
     if (handler == COMM_ERRHANDLER_USER && comm->win != NULL && comm->errhandler->win_fn) {
         MPI_Win win = comm->win;
         int c = code;
@@ -325,12 +340,18 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return err;
     }
     eh = comm_errhandler_lookup(errhandler);
-    if (eh == NULL || eh->session_fn != NULL || eh->win_fn != NULL) {
+    if (eh == NULL || eh->session_fn != NULL || eh->win_fn != NULL ||
+        comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_WIN) ||
+        comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_SESSION)) {
         return comm_api_error(c, MPI_ERR_ARG,
                               "MPI_Comm_set_errhandler: invalid error handler "
                               "%#lx%s",
                               (unsigned long)(uintptr_t)errhandler,
-                              eh == NULL ? "" : eh->win_fn ? " (a window's)" : " (a session's)");
+                              eh == NULL ? ""
+                              : eh->win_fn != NULL ||
+                                      comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_WIN)
+                                  ? " (a window's)"
+                                  : " (a session's)");
     }
     comm_errhandler_retain(eh);
     comm_errhandler_release(c->errhandler);
@@ -378,6 +399,30 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_create_errhandler);
+
+int comm_api_errhandler_create_invoked(const char *func, enum comm_errhandler_object object,
+                                       comm_errhandler_invoke_fn *invoke, void *invoke_data,
+                                       MPI_Errhandler *errhandler)
+{
+    struct comm_errhandler *eh;
+    int err = comm_api_check_running(func);
+
+    if (err != MPI_SUCCESS) {
+        free(invoke_data);
+        return err;
+    }
+    if (invoke == NULL || errhandler == NULL) {
+        free(invoke_data);
+        return comm_api_error(NULL, MPI_ERR_ARG, "%s: %s is NULL", func,
+                              errhandler == NULL ? "errhandler" : "the function");
+    }
+    eh = comm_errhandler_create_invoked(object, invoke, invoke_data);
+    if (eh == NULL) {
+        return comm_api_error(NULL, MPI_ERR_NO_MEM, "%s: out of memory", func);
+    }
+    *errhandler = comm_errhandler_handle(eh);
+    return MPI_SUCCESS;
+}
 
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* The op behind HANDLE, or MPI_ERR_OP naming FUNC and the handle. */
 static int api_op(const char *func, MPI_Op handle, struct comm_op **op_out)
@@ -54,6 +55,29 @@ int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Op_create);
+
+int comm_api_op_create_invoked(const char *func, comm_op_invoke_fn *invoke, void *invoke_data,
+                               int commute, MPI_Op *op)
+{
+    struct comm_op *created;
+    int rc, err = comm_api_check_running(func);
+
+    if (err != MPI_SUCCESS) {
+        free(invoke_data);
+        return err;
+    }
+    if (invoke == NULL || op == NULL) {
+        free(invoke_data);
+        return comm_api_error(NULL, MPI_ERR_ARG, "%s: %s is NULL", func,
+                              op == NULL ? "op" : "user_fn");
+    }
+    rc = comm_op_create_invoked(invoke, invoke_data, commute != 0, &created);
+    if (rc < 0) {
+        return comm_api_error(NULL, comm_api_code_of_status(rc), "%s: %s", func, comm_strerror(rc));
+    }
+    *op = created->handle;
+    return MPI_SUCCESS;
+}
 
 int PMPI_Op_free(MPI_Op *op)
 {

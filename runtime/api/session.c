@@ -93,7 +93,11 @@ static int session_vraise(struct comm_errhandler *eh, MPI_Session session, int c
         MPI_Comm none = MPI_COMM_NULL;
         int c = code;
 
-        if (eh->session_fn != NULL) {
+        if (comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_SESSION)) {
+            eh->invoke(eh->invoke_data, eh->object, &session, &c);
+        } else if (eh->invoke != NULL) {
+            eh->invoke(eh->invoke_data, COMM_ERRHANDLER_FOR_COMM, &none, &c);
+        } else if (eh->session_fn != NULL) {
             eh->session_fn(&session, &c);
         } else {
             eh->fn(&none, &c);
@@ -382,7 +386,8 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     struct comm_session *s;
     int required, level, rc;
 
-    if (eh == NULL || eh->fn != NULL) {
+    if (eh == NULL || eh->fn != NULL ||
+        comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_COMM)) {
         return comm_api_error(NULL, MPI_ERR_ARG,
                               "%s: invalid error handler %#lx (a session takes a predefined one "
                               "or one from MPI_Session_create_errhandler)",
@@ -647,7 +652,8 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (eh == NULL || eh->session_fn != NULL) {
+    if (eh == NULL || eh->session_fn != NULL ||
+        comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_SESSION)) {
         return comm_api_error(NULL, MPI_ERR_ARG,
                               "%s: invalid error handler %#lx (a communicator takes a predefined "
                               "one or one from MPI_Comm_create_errhandler)",
@@ -718,7 +724,8 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
         return err;
     }
     eh = comm_errhandler_lookup(errhandler);
-    if (eh == NULL || eh->fn != NULL) {
+    if (eh == NULL || eh->fn != NULL ||
+        comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_COMM)) {
         return session_error(s, MPI_ERR_ARG,
                              "%s: invalid error handler %#lx (a session takes a predefined one "
                              "or one from MPI_Session_create_errhandler)",

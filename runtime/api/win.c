@@ -406,7 +406,8 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
         return err;
     }
     eh = comm_errhandler_lookup(errhandler);
-    if (eh == NULL || (eh->kind == COMM_ERRHANDLER_USER && eh->win_fn == NULL)) {
+    if (eh == NULL || (eh->kind == COMM_ERRHANDLER_USER && eh->win_fn == NULL &&
+                       !comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_WIN))) {
         return comm_api_error(w->comm, MPI_ERR_ARG,
                               "MPI_Win_set_errhandler: invalid error handler %#lx%s",
                               (unsigned long)(uintptr_t)errhandler,

@@ -19,14 +19,33 @@
 #include "test/unit/unit.h"
 
 #include <complex.h>
+#include <float.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <wchar.h>
 
 /* ---- the reference ------------------------------------------------------------------------ */
+
+/* Fortran REAL*16 is IEEE binary128: long double where that is binary128, else GCC's
+ * __float128; without either, no op may accept MPI_REAL16 or MPI_COMPLEX32. */
+#if LDBL_MANT_DIG == 113
+#define REF_HAVE_REAL16 1
+typedef long double ref_real16;
+typedef long double _Complex ref_complex32;
+#elif defined(__SIZEOF_FLOAT128__) && defined(__GNUC__) && !defined(__clang__)
+#define REF_HAVE_REAL16 1
+typedef __float128 ref_real16;
+typedef _Complex float __attribute__((mode(TC))) ref_complex32;
+#else
+#define REF_HAVE_REAL16 0
+typedef long double ref_real16;
+typedef long double _Complex ref_complex32;
+#endif
 
 enum ref_kind {
     K_I8,
@@ -44,6 +63,8 @@ enum ref_kind {
     K_CFLT,
     K_CDBL,
     K_CLDBL,
+    K_REAL16,
+    K_COMPLEX32,
     K_FLOAT_INT,
     K_DOUBLE_INT,
     K_LONG_INT,
@@ -143,10 +164,10 @@ static struct ref_type ref_types[] = {
     {MPI_INTEGER8, "MPI_INTEGER8", K_I64, G_FINT},
     {MPI_REAL4, "MPI_REAL4", K_FLT, G_FLOAT},
     {MPI_REAL8, "MPI_REAL8", K_DBL, G_FLOAT},
-    {MPI_REAL16, "MPI_REAL16", K_LDBL, G_FLOAT},
+    {MPI_REAL16, "MPI_REAL16", K_REAL16, REF_HAVE_REAL16 ? G_FLOAT : G_NONE},
     {MPI_COMPLEX8, "MPI_COMPLEX8", K_CFLT, G_COMPLEX},
     {MPI_COMPLEX16, "MPI_COMPLEX16", K_CDBL, G_COMPLEX},
-    {MPI_COMPLEX32, "MPI_COMPLEX32", K_CLDBL, G_COMPLEX},
+    {MPI_COMPLEX32, "MPI_COMPLEX32", K_COMPLEX32, REF_HAVE_REAL16 ? G_COMPLEX : G_NONE},
 };
 
 enum { REF_NTYPES = sizeof(ref_types) / sizeof(ref_types[0]) };
@@ -333,6 +354,8 @@ static void ref_reduce(MPI_Op op, enum ref_kind kind, const void *in, void *io, 
         REF_COMPLEX_CASE(K_CFLT, float _Complex)
         REF_COMPLEX_CASE(K_CDBL, double _Complex)
         REF_COMPLEX_CASE(K_CLDBL, long double _Complex)
+        REF_FLOAT_CASE(K_REAL16, ref_real16)
+        REF_COMPLEX_CASE(K_COMPLEX32, ref_complex32)
         REF_PAIR_CASE(K_FLOAT_INT, struct ref_float_int)
         REF_PAIR_CASE(K_DOUBLE_INT, struct ref_double_int)
         REF_PAIR_CASE(K_LONG_INT, struct ref_long_int)
@@ -398,6 +421,8 @@ static void ref_fill(enum ref_kind kind, bool logical, void *buf, size_t n, uint
             REF_FILL_COMPLEX(K_CFLT, float _Complex, float)
             REF_FILL_COMPLEX(K_CDBL, double _Complex, double)
             REF_FILL_COMPLEX(K_CLDBL, long double _Complex, long double)
+            REF_FILL_FLOAT(K_REAL16, ref_real16)
+            REF_FILL_COMPLEX(K_COMPLEX32, ref_complex32, ref_real16)
             REF_FILL_PAIR(K_FLOAT_INT, struct ref_float_int)
             REF_FILL_PAIR(K_DOUBLE_INT, struct ref_double_int)
             REF_FILL_PAIR(K_LONG_INT, struct ref_long_int)
@@ -440,6 +465,8 @@ static bool ref_equal(enum ref_kind kind, const void *a, const void *b, size_t i
         REF_EQ_SCALAR(K_CFLT, float _Complex)
         REF_EQ_SCALAR(K_CDBL, double _Complex)
         REF_EQ_SCALAR(K_CLDBL, long double _Complex)
+        REF_EQ_SCALAR(K_REAL16, ref_real16)
+        REF_EQ_SCALAR(K_COMPLEX32, ref_complex32)
         REF_EQ_PAIR(K_FLOAT_INT, struct ref_float_int)
         REF_EQ_PAIR(K_DOUBLE_INT, struct ref_double_int)
         REF_EQ_PAIR(K_LONG_INT, struct ref_long_int)
@@ -674,6 +701,172 @@ START_TEST(maxloc_and_minloc_keep_the_lower_index_on_ties)
 }
 END_TEST
 
+/* Fortran types: the sizes gfortran gives them, LOGICAL results 1 or 0 whatever non-zero value
+ * means .true. on input, REAL*16 computed in binary128 (1 + 2**-100 is exact there, and rounds
+ * to 1 in the x86 long double), complex products, MAXLOC/MINLOC on pairs of one type with the
+ * index in the second, and the ops the standard does not define on them refused. */
+START_TEST(fortran_types_reduce_with_their_fortran_meaning)
+{
+    static const struct {
+        MPI_Datatype type;
+        MPI_Count size;
+    } sizes[] = {
+        {MPI_CHARACTER, 1},
+        {MPI_INTEGER, 4},
+        {MPI_REAL, 4},
+        {MPI_DOUBLE_PRECISION, 8},
+        {MPI_LOGICAL, 4},
+        {MPI_COMPLEX, 8},
+        {MPI_DOUBLE_COMPLEX, 16},
+        {MPI_2INTEGER, 8},
+        {MPI_2REAL, 8},
+        {MPI_2DOUBLE_PRECISION, 16},
+        {MPI_INTEGER1, 1},
+        {MPI_INTEGER2, 2},
+        {MPI_INTEGER4, 4},
+        {MPI_INTEGER8, 8},
+        {MPI_REAL4, 4},
+        {MPI_REAL8, 8},
+        {MPI_REAL16, 16},
+        {MPI_COMPLEX8, 8},
+        {MPI_COMPLEX16, 16},
+        {MPI_COMPLEX32, 32},
+    };
+    int32_t l_in[] = {1, 0, 1, 0, -1, 7, 0}, l_and[] = {1, 1, 0, 0, 1, 0, 0};
+    int32_t l_or[7], l_xor[7];
+    float _Complex c_in[] = {1.0f + 2.0f * I}, c_io[] = {3.0f + 4.0f * I};
+    double _Complex z_in[] = {1.0 + 2.0 * I, 0.5}, z_io[] = {3.0 + 4.0 * I, 2.0 * I};
+    struct ref_2float r_in[] = {{2.0f, 3.0f}, {1.0f, 9.0f}}, r_io[] = {{2.0f, 1.0f}, {5.0f, 2.0f}};
+    struct ref_2double d_in[] = {{-1.5, 4.0}, {7.0, 2.0}, {7.0, 6.0}};
+    struct ref_2double d_io[] = {{-1.5, 8.0}, {6.0, 1.0}, {7.0, 5.0}};
+    struct ref_2int i_in[] = {{4, 10}, {4, 2}}, i_io[] = {{3, 1}, {4, 3}};
+
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        struct comm_datatype *dt = dtype(sizes[k].type);
+
+        ck_assert_msg(dt->size == sizes[k].size && dt->extent == (MPI_Aint)sizes[k].size,
+                      "%s: size %lld extent %ld, expected %lld", dt->name, (long long)dt->size,
+                      (long)dt->extent, (long long)sizes[k].size);
+        ck_assert_msg(dt->contiguous, "%s is not contiguous", dt->name);
+    }
+
+    memcpy(l_or, l_and, sizeof(l_or));
+    memcpy(l_xor, l_and, sizeof(l_xor));
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_LAND), l_in, l_and, 7, dtype(MPI_LOGICAL)), COMM_OK);
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_LOR), l_in, l_or, 7, dtype(MPI_LOGICAL)), COMM_OK);
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_LXOR), l_in, l_xor, 7, dtype(MPI_LOGICAL)), COMM_OK);
+    {
+        static const int32_t want_and[] = {1, 0, 0, 0, 1, 0, 0};
+        static const int32_t want_or[] = {1, 1, 1, 0, 1, 1, 0};
+        static const int32_t want_xor[] = {0, 1, 1, 0, 0, 1, 0};
+
+        for (int i = 0; i < 7; i++) {
+            ck_assert_msg(l_and[i] == want_and[i] && l_or[i] == want_or[i] &&
+                              l_xor[i] == want_xor[i],
+                          "LOGICAL %d: and %d or %d xor %d", i, l_and[i], l_or[i], l_xor[i]);
+        }
+    }
+
+#if REF_HAVE_REAL16
+    {
+        ref_real16 q_in[] = {0x1p-100, 3.0, -2.0}, q_io[] = {1.0, 0.5, -2.5};
+        ref_real16 q_prod[] = {3.0, 0.25}, q_pin[] = {0x1p-60, 4.0};
+        ref_real16 q_max[] = {-2.0, 2.0}, q_min[2];
+        ref_complex32 x_in[] = {1.0 + 2.0 * I}, x_io[] = {3.0 + 4.0 * I};
+        ref_complex32 x_sum[] = {0x1p-100 * I};
+
+        memcpy(q_min, q_max, sizeof(q_min));
+        ck_assert_int_eq(comm_op_reduce(op_of(MPI_SUM), q_in, q_io, 3, dtype(MPI_REAL16)), COMM_OK);
+        ck_assert(q_io[0] > 1.0 && q_io[0] - 1.0 == 0x1p-100);
+        ck_assert(q_io[1] == 3.5 && q_io[2] == -4.5);
+        ck_assert_int_eq(comm_op_reduce(op_of(MPI_PROD), q_pin, q_prod, 2, dtype(MPI_REAL16)),
+                         COMM_OK);
+        ck_assert(q_prod[0] == 3.0 * 0x1p-60 && q_prod[1] == 1.0);
+        ck_assert_int_eq(comm_op_reduce(op_of(MPI_MAX), q_in, q_max, 2, dtype(MPI_REAL16)),
+                         COMM_OK);
+        ck_assert(q_max[0] == 0x1p-100 && q_max[1] == 3.0);
+        ck_assert_int_eq(comm_op_reduce(op_of(MPI_MIN), q_in, q_min, 2, dtype(MPI_REAL16)),
+                         COMM_OK);
+        ck_assert(q_min[0] == -2.0 && q_min[1] == 2.0);
+        ck_assert_int_eq(comm_op_reduce(op_of(MPI_PROD), x_in, x_io, 1, dtype(MPI_COMPLEX32)),
+                         COMM_OK);
+        ck_assert(x_io[0] == -5.0 + 10.0 * I);
+        ck_assert_int_eq(comm_op_reduce(op_of(MPI_SUM), x_in, x_sum, 1, dtype(MPI_COMPLEX32)),
+                         COMM_OK);
+        ck_assert(__real__ x_sum[0] == 1.0 && __imag__ x_sum[0] - 2.0 == 0x1p-100);
+    }
+#else
+    ck_assert(!comm_op_accepts(op_of(MPI_SUM), dtype(MPI_REAL16)));
+    ck_assert(!comm_op_accepts(op_of(MPI_SUM), dtype(MPI_COMPLEX32)));
+#endif
+
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_PROD), c_in, c_io, 1, dtype(MPI_COMPLEX)), COMM_OK);
+    ck_assert(c_io[0] == -5.0f + 10.0f * I);
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_PROD), z_in, z_io, 2, dtype(MPI_DOUBLE_COMPLEX)),
+                     COMM_OK);
+    ck_assert(z_io[0] == -5.0 + 10.0 * I && z_io[1] == 1.0 * I);
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_SUM), z_in, z_io, 1, dtype(MPI_COMPLEX16)), COMM_OK);
+    ck_assert(z_io[0] == -4.0 + 12.0 * I);
+
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_MAXLOC), r_in, r_io, 2, dtype(MPI_2REAL)), COMM_OK);
+    ck_assert(r_io[0].v == 2.0f && r_io[0].i == 1.0f);
+    ck_assert(r_io[1].v == 5.0f && r_io[1].i == 2.0f);
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_MINLOC), d_in, d_io, 3, dtype(MPI_2DOUBLE_PRECISION)),
+                     COMM_OK);
+    ck_assert(d_io[0].v == -1.5 && d_io[0].i == 4.0);
+    ck_assert(d_io[1].v == 6.0 && d_io[1].i == 1.0);
+    ck_assert(d_io[2].v == 7.0 && d_io[2].i == 5.0);
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_MAXLOC), i_in, i_io, 2, dtype(MPI_2INTEGER)),
+                     COMM_OK);
+    ck_assert(i_io[0].v == 4 && i_io[0].i == 10);
+    ck_assert(i_io[1].v == 4 && i_io[1].i == 2);
+
+    /* Not defined by the standard on these. */
+    ck_assert(!comm_op_accepts(op_of(MPI_SUM), dtype(MPI_LOGICAL)));
+    ck_assert(!comm_op_accepts(op_of(MPI_MAX), dtype(MPI_COMPLEX)));
+    ck_assert(!comm_op_accepts(op_of(MPI_MAX), dtype(MPI_DOUBLE_COMPLEX)));
+    ck_assert(!comm_op_accepts(op_of(MPI_LAND), dtype(MPI_REAL)));
+    ck_assert(!comm_op_accepts(op_of(MPI_MAXLOC), dtype(MPI_INTEGER)));
+    ck_assert(!comm_op_accepts(op_of(MPI_SUM), dtype(MPI_2DOUBLE_PRECISION)));
+    ck_assert(!comm_op_accepts(op_of(MPI_BAND), dtype(MPI_REAL16)));
+    for (int o = 0; o < REF_NOPS - 2; o++) {
+        ck_assert(!comm_op_accepts(op_of(ref_ops[o]), dtype(MPI_CHARACTER)));
+    }
+}
+END_TEST
+
+/* A vector of MPI_2DOUBLE_PRECISION in buffers that end exactly at the last pair: every pair
+ * reduced, the gaps untouched, and (under AddressSanitizer) nothing read past the end. */
+START_TEST(vector_of_fortran_pairs_reduces_every_pair_within_the_buffer)
+{
+    struct comm_datatype *vec;
+    enum { NPAIRS = 5, STRIDE = 3 };
+    size_t bytes = ((NPAIRS - 1) * STRIDE + 1) * sizeof(struct ref_2double);
+    struct ref_2double *in = malloc(bytes), *io = malloc(bytes);
+
+    ck_assert(in != NULL && io != NULL);
+    for (size_t k = 0; k < bytes / sizeof(*in); k++) {
+        in[k] = (struct ref_2double){(double)(k % 4), (double)k};
+        io[k] = (struct ref_2double){2.0, 100.0 + (double)k};
+    }
+    ck_assert_int_eq(
+        comm_datatype_create_vector(NPAIRS, 1, STRIDE, dtype(MPI_2DOUBLE_PRECISION), &vec),
+        COMM_OK);
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_MAXLOC), in, io, 1, vec), COMM_OK);
+    for (size_t k = 0; k < bytes / sizeof(*in); k++) {
+        bool data = k % STRIDE == 0;
+        bool in_wins = data && k % 4 >= 2; /* greater, or equal with a lower index */
+
+        ck_assert_msg(io[k].v == (in_wins ? (double)(k % 4) : 2.0) &&
+                          io[k].i == (in_wins ? (double)k : 100.0 + (double)k),
+                      "pair %zu: (%g, %g)", k, io[k].v, io[k].i);
+    }
+    comm_datatype_release(vec);
+    free(in);
+    free(io);
+}
+END_TEST
+
 START_TEST(vector_of_int_reduces_the_data_and_leaves_the_gaps)
 {
     /* 2 elements of vector(3 blocks of 2, stride 4): data at 0,1 4,5 8,9 then 10,11 14,15 .. */
@@ -712,6 +905,56 @@ START_TEST(vector_of_int_reduces_the_data_and_leaves_the_gaps)
     }
     ck_assert(!comm_op_accepts(op_of(MPI_MAXLOC), vec));
     comm_datatype_release(vec);
+}
+END_TEST
+
+/* Two buffers of N MPI_DOUBLE_INT pairs each ending where the last pair's data ends (its true
+ * extent, 12 of its 16 bytes), right before a page that may not be read: a loop that read the
+ * last struct's padding would be killed.  CUT false: buffers of whole structs. */
+static void check_pairs_before_a_guard_page(size_t n, bool cut)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t extent = sizeof(struct ref_double_int);
+    size_t bytes =
+        n * extent - (cut ? extent - (offsetof(struct ref_double_int, i) + sizeof(int)) : 0);
+    unsigned char *map =
+        mmap(NULL, (size_t)page * 4, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned char *in, *io;
+
+    /* pages: IN's data, a guard, IO's data, a guard */
+    ck_assert(map != MAP_FAILED && bytes <= (size_t)page);
+    ck_assert_int_eq(mprotect(map + page, (size_t)page, PROT_NONE), 0);
+    ck_assert_int_eq(mprotect(map + 3 * page, (size_t)page, PROT_NONE), 0);
+    in = map + page - bytes;
+    io = map + 3 * page - bytes;
+    for (size_t k = 0; k < n; k++) {
+        struct ref_double_int a = {(double)(k % 3), (int)k}, b = {1.0, (int)(100 + k)};
+
+        memcpy(in + k * extent, &a, k + 1 < n ? extent : bytes - k * extent);
+        memcpy(io + k * extent, &b, k + 1 < n ? extent : bytes - k * extent);
+    }
+    ck_assert_int_eq(comm_op_reduce(op_of(MPI_MAXLOC), in, io, (MPI_Count)n, dtype(MPI_DOUBLE_INT)),
+                     COMM_OK);
+    for (size_t k = 0; k < n; k++) {
+        struct ref_double_int got;
+        bool in_wins = k % 3 >= 1; /* 2 > 1, and 1 == 1 with the lower index k < 100 + k */
+
+        memcpy(&got, io + k * extent, k + 1 < n ? extent : bytes - k * extent);
+        ck_assert_msg(got.v == (in_wins ? (double)(k % 3) : 1.0) &&
+                          got.i == (in_wins ? (int)k : (int)(100 + k)),
+                      "pair %zu of %zu: (%g, %d)", k, n, got.v, got.i);
+    }
+    ck_assert_int_eq(munmap(map, (size_t)page * 4), 0);
+}
+
+START_TEST(predefined_padded_pairs_never_read_past_the_last_pairs_data)
+{
+    static const size_t counts[] = {1, 2, 7, 130};
+
+    for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+        check_pairs_before_a_guard_page(counts[c], true);
+        check_pairs_before_a_guard_page(counts[c], false);
+    }
 }
 END_TEST
 
@@ -896,6 +1139,46 @@ START_TEST(user_ops_get_the_count_and_the_users_datatype)
 }
 END_TEST
 
+/* What an invoked op's data says: the value it was made with. */
+struct invoke_tag {
+    int value;
+};
+static const void *invoke_data_seen;
+
+/* A user op of another calling convention: records its data and calls user_record. */
+static void invoke_record(const void *invoke_data, void *invec, void *inoutvec, int *len,
+                          MPI_Datatype *datatype)
+{
+    invoke_data_seen = invoke_data;
+    user_record(invec, inoutvec, len, datatype);
+}
+
+START_TEST(invoked_user_ops_are_called_through_their_invoke_function_with_their_data)
+{
+    struct invoke_tag *tag = malloc(sizeof(*tag));
+    struct comm_op *op;
+    int in[4] = {0}, io[4] = {0};
+
+    ck_assert_ptr_nonnull(tag);
+    tag->value = 17;
+    ck_assert_int_eq(comm_op_create_invoked(invoke_record, tag, false, &op), COMM_OK);
+    ck_assert(!op->predefined && !op->commutative && op->user_fn == NULL);
+    ck_assert_ptr_eq(comm_op_lookup(op->handle), op);
+    user_calls = 0;
+    invoke_data_seen = NULL;
+    ck_assert_int_eq(comm_op_reduce(op, in, io, 4, dtype(MPI_INTEGER)), COMM_OK);
+    ck_assert_int_eq(user_calls, 1);
+    ck_assert_ptr_eq(invoke_data_seen, tag);
+    ck_assert_int_eq(((const struct invoke_tag *)invoke_data_seen)->value, 17);
+    ck_assert_int_eq(user_lens[0], 4);
+    ck_assert_ptr_eq(user_types[0], MPI_INTEGER);
+    ck_assert_ptr_eq(user_in[0], in);
+    ck_assert_ptr_eq(user_io[0], io);
+    /* the op owns the data: freed with it (a leak checker sees it otherwise) */
+    ck_assert_int_eq(comm_op_free(op), COMM_OK);
+}
+END_TEST
+
 START_TEST(refused_combinations_are_refused_and_leave_the_buffers)
 {
     static const struct {
@@ -1076,10 +1359,14 @@ int main(void)
     tcase_add_test(tc, integer_sums_and_products_wrap_like_c);
     tcase_add_test(tc, logical_and_bitwise_ops_work_on_aint_offset_and_count);
     tcase_add_test(tc, maxloc_and_minloc_keep_the_lower_index_on_ties);
+    tcase_add_test(tc, fortran_types_reduce_with_their_fortran_meaning);
+    tcase_add_test(tc, vector_of_fortran_pairs_reduces_every_pair_within_the_buffer);
     tcase_add_test(tc, vector_of_int_reduces_the_data_and_leaves_the_gaps);
     tcase_add_test(tc, derived_types_of_padded_pairs_reduce_every_pair);
+    tcase_add_test(tc, predefined_padded_pairs_never_read_past_the_last_pairs_data);
     tcase_add_test(tc, misaligned_elements_are_reduced_through_aligned_copies);
     tcase_add_test(tc, user_ops_get_the_count_and_the_users_datatype);
+    tcase_add_test(tc, invoked_user_ops_are_called_through_their_invoke_function_with_their_data);
     tcase_add_test(tc, refused_combinations_are_refused_and_leave_the_buffers);
     tcase_add_test(tc, handles_references_and_free);
     suite_add_tcase(s, tc);
