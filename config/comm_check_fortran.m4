@@ -22,7 +22,7 @@ AC_DEFUN([COMM_CHECK_FORTRAN], [
     AS_IF([test "x$enable_fortran" = xno],
         [comm_fortran_why="--disable-fortran"],
         [test -z "$FC" || test "x$FC" = xno],
-        [comm_fortran_why="no Fortran compiler found (on Debian: apt-get install gfortran)"],
+        [comm_fortran_why="no Fortran compiler found; on Debian: apt-get install gfortran"],
         [comm_fortran=yes])
 
     AS_IF([test $comm_fortran = yes], [
@@ -93,7 +93,7 @@ end program conftest
         AC_MSG_RESULT([$comm_fortran_cfi${COMM_FORTRAN_CPPFLAGS:+ ($COMM_FORTRAN_CPPFLAGS)}])
         AS_IF([test $comm_fortran_cfi = no],
             [comm_fortran=no
-             comm_fortran_why="$CC finds no ISO_Fortran_binding.h (on Debian it comes with gfortran's libgfortran-dev)"])
+             comm_fortran_why="$CC finds no ISO_Fortran_binding.h; on Debian it comes with gfortran (libgfortran-dev)"])
     ])
 
     dnl Both together: a Fortran program hands a 2-D array to C, which reads the descriptor.
