@@ -27,6 +27,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # make check-cluster.
 packages="gcc make autoconf automake libtool pkg-config libfabric-dev libpmix-dev libhwloc-dev
     libevent-dev check groff-base iproute2"
+# gfortran for the Fortran interfaces (mpif.h, use mpi, use mpi_f08, commfort): comm builds
+# without them when it is missing, but the test mode requires them (--enable-fortran below).
+packages="$packages gfortran"
 # For the test suite only: the launchers that make check-launchers runs comm under (Slurm with
 # munge, Open MPI's mpirun) and ip for its network namespace, and gnuplot for the check of
 # examples/bench/compare --plot in make installcheck; without their recommends, which are
@@ -69,7 +72,10 @@ echo "== building"
 autoreconf -fi
 mkdir -p _build
 cd _build
-../configure --prefix="$top/_install" --enable-picky >configure.out ||
+# The test suite must test the Fortran interfaces: configure stops rather than leave them out.
+fortran=""
+[[ $mode == test ]] && fortran=--enable-fortran
+../configure --prefix="$top/_install" --enable-picky $fortran >configure.out ||
     { cat configure.out; exit 1; }
 sed -n '/^comm .* configured$/,$p' configure.out
 make -j"$jobs" >make.out 2>&1 || { cat make.out; exit 1; }

@@ -77,6 +77,20 @@ static void info_fact(const char *section, const char *name, const char *field, 
     }
 }
 
+/* Which Fortran interfaces this build has (configure's "Fortran:" line), or why none. */
+static void info_fortran(void)
+{
+    info_fact("build", "fortran", "built", COMM_FORTRAN ? "yes" : "no", NULL);
+    if (COMM_FORTRAN) {
+        info_fact("build", "fortran", "interfaces", "mpif.h, use mpi, use mpi_f08", NULL);
+        info_fact("build", "fortran", "compiler", COMM_FC_VERSION_TEXT, NULL);
+        info_fact("build", "fc", "command", COMM_BUILD_FC, NULL);
+    } else {
+        info_fact("build", "fortran", "why", COMM_FORTRAN_WHY, NULL);
+    }
+    info_fact("build", "fortran", "summary", COMM_FORTRAN_SUMMARY, "Fortran");
+}
+
 static void info_versions(void)
 {
     char ofi[600], hw[32];
@@ -94,6 +108,7 @@ static void info_versions(void)
     info_fact("build", "cc", "command", COMM_BUILD_CC, "compiler");
     info_fact("build", "cflags", "flags", COMM_BUILD_CFLAGS, "compiler flags");
     info_fact("build", "debug", "enabled", COMM_ENABLE_DEBUG ? "yes" : "no", "debug build");
+    info_fortran();
     if (!info_parsable) {
         printf("\nDependencies:\n");
     }

@@ -421,6 +421,41 @@ static void p2p_finish_recv(struct comm_request *req)
     comm_request_complete(req, error);
 }
 
+/*
+ * A non-contiguous receive whose blocks are small (fewer than READ_GATHER_MIN bytes in the
+ * iovec of one read) is read into a bounce buffer, READ_BOUNCE bytes at a time, and unpacked:
+ * a read per 256 blocks of one strided int each was a network round trip per KiB (4 MiB of a
+ * vector of ints took 2.5 s over TCP on one host, against 0.1 s for 8 MiB contiguous).
+ */
+enum { P2P_READ_GATHER_MIN = 64 * 1024, P2P_READ_BOUNCE = 1 << 20 };
+
+/* Reads the message of the RTS A into REQ from byte DONE on through a bounce buffer. */
+static int p2p_read_bounced(struct comm_request *req, const struct p2p_arrival *a, size_t done)
+{
+    struct comm_btl_endpoint *ep = p2p_procs[a->peer].ep;
+    size_t room = req->want - done < P2P_READ_BOUNCE ? req->want - done : P2P_READ_BOUNCE;
+    char *bounce = malloc(room);
+    int rc = COMM_OK;
+
+    if (bounce == NULL) {
+        comm_log_error("runtime", "out of memory reading a %zu-byte message from rank %ld",
+                       req->want, a->peer);
+        return COMM_ERR_NOMEM;
+    }
+    while (done < req->want && rc == COMM_OK) {
+        size_t n = req->want - done < room ? req->want - done : room;
+        struct iovec iov = {bounce, n};
+
+        rc = ep->module->ops->get(ep, &iov, 1, a->addr + done, a->key, n);
+        if (rc == COMM_OK) {
+            comm_datatype_unpack(req->dt, req->buf, req->count, done, bounce, n);
+            done += n;
+        }
+    }
+    free(bounce);
+    return rc;
+}
+
 /* Reads the message of an RTS into REQ with the transport's get, piece by piece. */
 static int p2p_read(struct comm_request *req, const struct p2p_arrival *a)
 {
@@ -454,6 +489,9 @@ static int p2p_read(struct comm_request *req, const struct p2p_arrival *a)
         }
         if (bytes == 0) {
             return COMM_ERR_INTERNAL;
+        }
+        if (bytes < P2P_READ_GATHER_MIN && done + bytes < req->want) {
+            return p2p_read_bounced(req, a, done);
         }
         rc = ops->get(ep, iov, n, a->addr + done, a->key, bytes);
         if (rc != COMM_OK) {

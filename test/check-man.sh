@@ -17,10 +17,10 @@ for n in $names; do
     # The entry is the .TP whose tag line is ".B NAME", up to the next .TP or section.
     entry=$(awk -v n="$n" 'prev == ".TP" && $0 == ".B " n {on = 1; prev = $0; next}
                            on && /^\.(TP|SH|SS)/ {exit} on {print} {prev = $0}' "$man7")
-    if [[ $n == COMM_CC ]]; then
+    if [[ $n == COMM_CC || $n == COMM_FC ]]; then
         # Its default is whatever compiler built comm: the page says so in words.
         grep -qF "Default: the compiler comm was built with" <<<"$entry" ||
-            { echo "man: comm(7) does not say COMM_CC defaults to the build compiler"; bad=1; }
+            { echo "man: comm(7) does not say $n defaults to the build compiler"; bad=1; }
     elif [[ -n $def ]]; then
         grep -qF "Default: \\fB$def\\fR." <<<"$entry" ||
             { echo "man: comm(7) gives $n no 'Default: \\fB$def\\fR.'"; bad=1; }

@@ -66,6 +66,13 @@ static const struct comm_setting tool_settings[] = {
      .default_value = COMM_BUILD_CC,
      .help = "C compiler that commcc runs",
      .audience = COMM_AUDIENCE_USER},
+    /* Read by commfort, the Fortran wrapper; empty when comm was built without Fortran. */
+    {.name = "COMM_FC",
+     .type = COMM_SETTING_STRING,
+     .default_value = COMM_BUILD_FC,
+     .help = "Fortran compiler that commfort (commf90, commf77) runs; the modules mpi.mod and "
+             "mpi_f08.mod need the compiler that built them",
+     .audience = COMM_AUDIENCE_USER},
 };
 
 static const struct comm_setting_table tool_table = {
