@@ -687,45 +687,19 @@ void mpi_comm_null_delete_fn_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *attribu
     *ierror = MPI_SUCCESS;
 }
 
-void mpi_type_null_copy_fn_(MPI_Fint *oldobj, MPI_Fint *keyval, MPI_Aint *extra_state,
-                            MPI_Aint *attribute_val_in, MPI_Aint *attribute_val_out, MPI_Fint *flag,
-                            MPI_Fint *ierror)
-{
-    fort_null_copy(flag, ierror);
-}
-
-void mpi_type_dup_fn_(MPI_Fint *oldobj, MPI_Fint *keyval, MPI_Aint *extra_state,
-                      MPI_Aint *attribute_val_in, MPI_Aint *attribute_val_out, MPI_Fint *flag,
-                      MPI_Fint *ierror)
-{
-    fort_dup(attribute_val_in, attribute_val_out, flag, ierror);
-}
-
-void mpi_type_null_delete_fn_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *attribute_val,
-                              MPI_Aint *extra_state, MPI_Fint *ierror)
-{
-    *ierror = MPI_SUCCESS;
-}
-
-void mpi_win_null_copy_fn_(MPI_Fint *oldobj, MPI_Fint *keyval, MPI_Aint *extra_state,
-                           MPI_Aint *attribute_val_in, MPI_Aint *attribute_val_out, MPI_Fint *flag,
-                           MPI_Fint *ierror)
-{
-    fort_null_copy(flag, ierror);
-}
-
-void mpi_win_dup_fn_(MPI_Fint *oldobj, MPI_Fint *keyval, MPI_Aint *extra_state,
-                     MPI_Aint *attribute_val_in, MPI_Aint *attribute_val_out, MPI_Fint *flag,
-                     MPI_Fint *ierror)
-{
-    fort_dup(attribute_val_in, attribute_val_out, flag, ierror);
-}
-
-void mpi_win_null_delete_fn_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *attribute_val,
-                             MPI_Aint *extra_state, MPI_Fint *ierror)
-{
-    *ierror = MPI_SUCCESS;
-}
+/* The datatype's and the window's predefined callbacks do what the communicator's do. */
+void mpi_type_null_copy_fn_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Aint *, MPI_Fint *,
+                            MPI_Fint *) __attribute__((alias("mpi_comm_null_copy_fn_")));
+void mpi_type_dup_fn_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Aint *, MPI_Fint *,
+                      MPI_Fint *) __attribute__((alias("mpi_comm_dup_fn_")));
+void mpi_type_null_delete_fn_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Fint *)
+    __attribute__((alias("mpi_comm_null_delete_fn_")));
+void mpi_win_null_copy_fn_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Aint *, MPI_Fint *,
+                           MPI_Fint *) __attribute__((alias("mpi_comm_null_copy_fn_")));
+void mpi_win_dup_fn_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Aint *, MPI_Fint *,
+                     MPI_Fint *) __attribute__((alias("mpi_comm_dup_fn_")));
+void mpi_win_null_delete_fn_(MPI_Fint *, MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Fint *)
+    __attribute__((alias("mpi_comm_null_delete_fn_")));
 
 void mpi_null_copy_fn_(MPI_Fint *oldcomm, MPI_Fint *keyval, MPI_Fint *extra_state,
                        MPI_Fint *attribute_val_in, MPI_Fint *attribute_val_out, MPI_Fint *flag,
