@@ -289,118 +289,110 @@ static struct fort_keyval *fort_keyval_record(const char *func, const struct for
     return made;
 }
 
-void mpi_comm_create_keyval_(fort_copy_attr_fn *copy_fn, fort_delete_attr_fn *delete_fn,
-                             MPI_Fint *keyval, MPI_Aint *extra_state, MPI_Fint *ierror)
+/*
+ * What the three *_create_keyval entry points share: the argument check, which copy procedure
+ * was given (the datatype's and window's predefined procedures are the communicator's), and the
+ * record the C trampolines read.  False when ierror holds an error.
+ */
+struct fort_keyval_plan {
+    enum fort_given copy;
+    bool user_delete;
+    struct fort_keyval *rec; /* NULL: both procedures predefined */
+    void *extra_state;       /* what the C constructor gets */
+};
+
+static bool fort_keyval_prepare(const char *func, const char *kind, fort_copy_attr_fn *copy_fn,
+                                fort_delete_attr_fn *delete_fn, const MPI_Aint *extra_state,
+                                MPI_Fint *ierror, struct fort_keyval_plan *plan)
 {
-    static const char func[] = "MPI_Comm_create_keyval";
-    enum fort_given copy = fort_copy_given(copy_fn, mpi_comm_null_copy_fn_, mpi_comm_dup_fn_);
-    bool user_delete = delete_fn != mpi_comm_null_delete_fn_;
     MPI_Aint extra = extra_state != NULL ? *extra_state : 0;
-    struct fort_keyval k = {.copy = copy == FORT_GIVEN_USER ? copy_fn : NULL,
-                            .del = user_delete ? delete_fn : NULL,
-                            .extra_state = extra};
-    struct fort_keyval *rec;
-    int made, rc;
+    struct fort_keyval k;
+    int rc;
 
     if (copy_fn == NULL || delete_fn == NULL) {
-        fort_ierror(ierror,
-                    comm_api_error(NULL, MPI_ERR_ARG, "%s: %s is NULL", func,
-                                   copy_fn == NULL ? "comm_copy_attr_fn" : "comm_delete_attr_fn"));
-        return;
+        fort_ierror(ierror, comm_api_error(NULL, MPI_ERR_ARG, "%s: %s_%s_attr_fn is NULL", func,
+                                           kind, copy_fn == NULL ? "copy" : "delete"));
+        return false;
     }
-    rec = fort_keyval_record(func, &k, copy == FORT_GIVEN_USER || user_delete, &rc);
+    plan->copy = fort_copy_given(copy_fn, mpi_comm_null_copy_fn_, mpi_comm_dup_fn_);
+    plan->user_delete = delete_fn != mpi_comm_null_delete_fn_;
+    k = (struct fort_keyval){.copy = plan->copy == FORT_GIVEN_USER ? copy_fn : NULL,
+                             .del = plan->user_delete ? delete_fn : NULL,
+                             .extra_state = extra};
+    plan->rec = fort_keyval_record(func, &k, plan->copy == FORT_GIVEN_USER || plan->user_delete,
+                                   &rc);
     if (rc != MPI_SUCCESS) {
         fort_ierror(ierror, rc);
-        return;
+        return false;
     }
-    rc = MPI_Comm_create_keyval(copy == FORT_GIVEN_USER  ? fort_comm_copy
-                                : copy == FORT_GIVEN_DUP ? MPI_COMM_DUP_FN
-                                                         : MPI_COMM_NULL_COPY_FN,
-                                user_delete ? fort_comm_delete : MPI_COMM_NULL_DELETE_FN,
-                                keyval != NULL ? &made : NULL,
-                                rec != NULL ? (void *)rec : fort_pointer_of(extra));
+    plan->extra_state = plan->rec != NULL ? (void *)plan->rec : fort_pointer_of(extra);
+    return true;
+}
+
+/* Hands the keyval MADE back (or frees the record when the C constructor failed with RC). */
+static void fort_keyval_finish(const struct fort_keyval_plan *plan, int rc, int made,
+                               MPI_Fint *keyval, MPI_Fint *ierror)
+{
     if (rc == MPI_SUCCESS) {
         *keyval = made;
     } else {
-        free(rec);
+        free(plan->rec);
     }
     fort_ierror(ierror, rc);
+}
+
+void mpi_comm_create_keyval_(fort_copy_attr_fn *copy_fn, fort_delete_attr_fn *delete_fn,
+                             MPI_Fint *keyval, MPI_Aint *extra_state, MPI_Fint *ierror)
+{
+    struct fort_keyval_plan plan;
+    int made = 0, rc;
+
+    if (!fort_keyval_prepare("MPI_Comm_create_keyval", "comm", copy_fn, delete_fn, extra_state,
+                             ierror, &plan)) {
+        return;
+    }
+    rc = MPI_Comm_create_keyval(plan.copy == FORT_GIVEN_USER  ? fort_comm_copy
+                                : plan.copy == FORT_GIVEN_DUP ? MPI_COMM_DUP_FN
+                                                              : MPI_COMM_NULL_COPY_FN,
+                                plan.user_delete ? fort_comm_delete : MPI_COMM_NULL_DELETE_FN,
+                                keyval != NULL ? &made : NULL, plan.extra_state);
+    fort_keyval_finish(&plan, rc, made, keyval, ierror);
 }
 
 void mpi_type_create_keyval_(fort_copy_attr_fn *copy_fn, fort_delete_attr_fn *delete_fn,
                              MPI_Fint *keyval, MPI_Aint *extra_state, MPI_Fint *ierror)
 {
-    static const char func[] = "MPI_Type_create_keyval";
-    enum fort_given copy = fort_copy_given(copy_fn, mpi_type_null_copy_fn_, mpi_type_dup_fn_);
-    bool user_delete = delete_fn != mpi_type_null_delete_fn_;
-    MPI_Aint extra = extra_state != NULL ? *extra_state : 0;
-    struct fort_keyval k = {.copy = copy == FORT_GIVEN_USER ? copy_fn : NULL,
-                            .del = user_delete ? delete_fn : NULL,
-                            .extra_state = extra};
-    struct fort_keyval *rec;
-    int made, rc;
+    struct fort_keyval_plan plan;
+    int made = 0, rc;
 
-    if (copy_fn == NULL || delete_fn == NULL) {
-        fort_ierror(ierror,
-                    comm_api_error(NULL, MPI_ERR_ARG, "%s: %s is NULL", func,
-                                   copy_fn == NULL ? "type_copy_attr_fn" : "type_delete_attr_fn"));
+    if (!fort_keyval_prepare("MPI_Type_create_keyval", "type", copy_fn, delete_fn, extra_state,
+                             ierror, &plan)) {
         return;
     }
-    rec = fort_keyval_record(func, &k, copy == FORT_GIVEN_USER || user_delete, &rc);
-    if (rc != MPI_SUCCESS) {
-        fort_ierror(ierror, rc);
-        return;
-    }
-    rc = MPI_Type_create_keyval(copy == FORT_GIVEN_USER  ? fort_type_copy
-                                : copy == FORT_GIVEN_DUP ? MPI_TYPE_DUP_FN
-                                                         : MPI_TYPE_NULL_COPY_FN,
-                                user_delete ? fort_type_delete : MPI_TYPE_NULL_DELETE_FN,
-                                keyval != NULL ? &made : NULL,
-                                rec != NULL ? (void *)rec : fort_pointer_of(extra));
-    if (rc == MPI_SUCCESS) {
-        *keyval = made;
-    } else {
-        free(rec);
-    }
-    fort_ierror(ierror, rc);
+    rc = MPI_Type_create_keyval(plan.copy == FORT_GIVEN_USER  ? fort_type_copy
+                                : plan.copy == FORT_GIVEN_DUP ? MPI_TYPE_DUP_FN
+                                                              : MPI_TYPE_NULL_COPY_FN,
+                                plan.user_delete ? fort_type_delete : MPI_TYPE_NULL_DELETE_FN,
+                                keyval != NULL ? &made : NULL, plan.extra_state);
+    fort_keyval_finish(&plan, rc, made, keyval, ierror);
 }
 
 void mpi_win_create_keyval_(fort_copy_attr_fn *copy_fn, fort_delete_attr_fn *delete_fn,
                             MPI_Fint *keyval, MPI_Aint *extra_state, MPI_Fint *ierror)
 {
-    static const char func[] = "MPI_Win_create_keyval";
-    enum fort_given copy = fort_copy_given(copy_fn, mpi_win_null_copy_fn_, mpi_win_dup_fn_);
-    bool user_delete = delete_fn != mpi_win_null_delete_fn_;
-    MPI_Aint extra = extra_state != NULL ? *extra_state : 0;
-    struct fort_keyval k = {.copy = copy == FORT_GIVEN_USER ? copy_fn : NULL,
-                            .del = user_delete ? delete_fn : NULL,
-                            .extra_state = extra};
-    struct fort_keyval *rec;
-    int made, rc;
+    struct fort_keyval_plan plan;
+    int made = 0, rc;
 
-    if (copy_fn == NULL || delete_fn == NULL) {
-        fort_ierror(ierror,
-                    comm_api_error(NULL, MPI_ERR_ARG, "%s: %s is NULL", func,
-                                   copy_fn == NULL ? "win_copy_attr_fn" : "win_delete_attr_fn"));
+    if (!fort_keyval_prepare("MPI_Win_create_keyval", "win", copy_fn, delete_fn, extra_state,
+                             ierror, &plan)) {
         return;
     }
-    rec = fort_keyval_record(func, &k, copy == FORT_GIVEN_USER || user_delete, &rc);
-    if (rc != MPI_SUCCESS) {
-        fort_ierror(ierror, rc);
-        return;
-    }
-    rc = MPI_Win_create_keyval(copy == FORT_GIVEN_USER  ? fort_win_copy
-                               : copy == FORT_GIVEN_DUP ? MPI_WIN_DUP_FN
-                                                        : MPI_WIN_NULL_COPY_FN,
-                               user_delete ? fort_win_delete : MPI_WIN_NULL_DELETE_FN,
-                               keyval != NULL ? &made : NULL,
-                               rec != NULL ? (void *)rec : fort_pointer_of(extra));
-    if (rc == MPI_SUCCESS) {
-        *keyval = made;
-    } else {
-        free(rec);
-    }
-    fort_ierror(ierror, rc);
+    rc = MPI_Win_create_keyval(plan.copy == FORT_GIVEN_USER  ? fort_win_copy
+                               : plan.copy == FORT_GIVEN_DUP ? MPI_WIN_DUP_FN
+                                                             : MPI_WIN_NULL_COPY_FN,
+                               plan.user_delete ? fort_win_delete : MPI_WIN_NULL_DELETE_FN,
+                               keyval != NULL ? &made : NULL, plan.extra_state);
+    fort_keyval_finish(&plan, rc, made, keyval, ierror);
 }
 
 void mpi_keyval_create_(fort_copy_fn *copy_fn, fort_delete_fn *delete_fn, MPI_Fint *keyval,
