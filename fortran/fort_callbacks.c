@@ -319,8 +319,8 @@ static bool fort_keyval_prepare(const char *func, const char *kind, fort_copy_at
     k = (struct fort_keyval){.copy = plan->copy == FORT_GIVEN_USER ? copy_fn : NULL,
                              .del = plan->user_delete ? delete_fn : NULL,
                              .extra_state = extra};
-    plan->rec = fort_keyval_record(func, &k, plan->copy == FORT_GIVEN_USER || plan->user_delete,
-                                   &rc);
+    plan->rec =
+        fort_keyval_record(func, &k, plan->copy == FORT_GIVEN_USER || plan->user_delete, &rc);
     if (rc != MPI_SUCCESS) {
         fort_ierror(ierror, rc);
         return false;
