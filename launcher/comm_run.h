@@ -157,7 +157,7 @@ struct comm_run_rank {
 struct comm_run_job {
     const struct comm_run_options *opts;
     struct event_base *base;
-    char nspace[64];
+    char nspace[256]; /* PMIx names a namespace in 256 bytes (pmix_nspace_t) and reads so many */
     char tmpdir[PATH_MAX];
     char host[256];
     const char *program; /* resolved path */

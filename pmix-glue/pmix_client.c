@@ -310,7 +310,7 @@ static int client_hosts_by_rank(long size, char ***hosts_out, size_t *nhosts_out
     size_t nhosts = 0;
 
     for (long r = 0; r < size; r++) {
-        char name[COMM_PMIX_NAME_MAX];
+        char name[COMM_PMIX_NAME_MAX] = ""; /* set by comm_pmix_peer_host; GCC cannot see it */
         size_t h;
 
         if (comm_pmix_peer_host(r, name, sizeof(name)) < 0) {

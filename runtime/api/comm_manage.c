@@ -79,7 +79,7 @@ int comm_api_agree_context(const char *func, struct comm_communicator *parent,
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     struct comm_communicator *c, *n;
-    uint32_t context;
+    uint32_t context = 0; /* set by comm_api_agree_context on success */
     int err = comm_api_enter_comm("MPI_Comm_dup", comm, &c);
 
     if (err != MPI_SUCCESS) {

@@ -308,7 +308,7 @@ static int inter_agree(const char *func, struct comm_communicator *c, long high,
 int comm_api_inter_dup(const char *func, struct comm_communicator *c,
                        struct comm_communicator **comm_out)
 {
-    uint32_t context;
+    uint32_t context = 0; /* set by the agreement on success */
     long unused;
     int err = inter_agree(func, c, 0, &context, &unused);
 
