@@ -14,7 +14,10 @@
  * receiver waits for that value and never writes the cell.  The sender knows a cell is free
  * from the consumed count, which it reads only when its cached copy says the ring may be
  * full.  So a small fragment costs one cache line moving from sender to receiver, and the
- * count's line moves back once per ring's worth of fragments.
+ * count's line moves back once per ring's worth of fragments.  While it streams to a peer the
+ * sender claims the lines of the cell three ahead early (PREFETCHW), so that its stores never
+ * wait for a line the receiver holds; the first fragment through a ring touches all its pages
+ * on each side (btl_shm_send.c and btl_shm_init.c say why).
  *
  * Large messages are read by the receiver straight from the sender's memory with
  * process_vm_readv (CMA), one copy.  When CMA is refused (or COMM_SHM_CMA=0), the runtime
@@ -62,8 +65,11 @@ struct btl_shm_endpoint {
     char *ring;     /* the ring for us in the peer's segment */
     uint64_t tail;  /* next cell to fill; private */
     uint64_t consumed; /* the receiver's consumed count as last read; private */
+    long local;        /* the peer's local rank: its ring into our segment is heads[local] */
+    uint64_t heard;    /* fragments read from the peer when we last sent it one */
     pid_t pid;
     bool cma;       /* process_vm_readv and process_vm_writev work on this peer */
+    bool warmed;    /* the ring's pages were touched (comm_btl_shm_warm), or need not be */
     void *mapping;  /* the peer's whole segment */
     size_t mapping_len;
 };
@@ -90,6 +96,7 @@ struct btl_shm_module {
     long my_local;
     const long *local_peers;      /* world rank of each local rank */
     uint64_t *heads;              /* next cell to read, per incoming ring; private */
+    bool *warmed;                 /* per incoming ring: touched, or need not be */
     struct btl_shm_endpoint **eps; /* by local rank */
     bool cma_allowed;             /* COMM_SHM_CMA */
     bool cma_warned;
@@ -112,6 +119,9 @@ static inline _Atomic uint64_t *comm_btl_shm_consumed(char *ring)
 /* The cell of a ring for counter value N. */
 struct btl_shm_cell *comm_btl_shm_cell(char *ring, uint64_t ncells, uint64_t cell_size,
                                        uint64_t n);
+
+/* Touches every page of [ADDR, ADDR + LEN), for writing or reading (btl_shm_init.c says why). */
+void comm_btl_shm_warm(void *addr, size_t len, bool write);
 
 int comm_btl_shm_reserve(struct comm_btl_endpoint *ep, size_t len, void **slot_out);
 int comm_btl_shm_commit(struct comm_btl_endpoint *ep, void *slot, size_t len);

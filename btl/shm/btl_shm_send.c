@@ -10,12 +10,36 @@
 
 #include <string.h>
 
+/*
+ * Asks for the cache line at P in the exclusive state, ahead of the store: the cell a few
+ * fragments on was last read by the receiver, so the sender's first store to it must take the
+ * line back (a transfer between cores), and until that store is done no later store of the
+ * sender can finish either (x86 keeps stores in order).  The send path of a small message makes
+ * enough stores (request, call frames) to fill the processor's store buffer before the transfer
+ * ends, so without this every message waited for one such transfer: three to four times the time
+ * of a message when the receiver is waiting on the ring.  Only a hint: P's content is not
+ * changed, and a processor without the instruction skips it.
+ */
+static inline void shm_prefetch_for_write(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    /* GCC emits PREFETCHW for __builtin_prefetch only with -mprfchw, whatever the processor */
+    __asm__ volatile("prefetchw %0" ::"m"(*(const char *)p));
+#else
+    __builtin_prefetch(p, 1, 3);
+#endif
+}
+
 int comm_btl_shm_reserve(struct comm_btl_endpoint *base, size_t len, void **slot_out)
 {
     struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
     struct btl_shm_module *m = (struct btl_shm_module *)base->module;
     if (len > m->base.max_fragment) {
         return COMM_ERR_BAD_PARAM;
+    }
+    if (!ep->warmed) {
+        comm_btl_shm_warm(ep->ring, BTL_SHM_RING_HEADER + m->ncells * m->cell_size, true);
+        ep->warmed = true;
     }
     /* Read the receiver's count only when the ring may be full. */
     if (ep->tail - ep->consumed >= m->ncells) {
@@ -36,10 +60,27 @@ int comm_btl_shm_commit(struct comm_btl_endpoint *base, void *slot, size_t len)
     struct btl_shm_cell *cell = (struct btl_shm_cell *)((char *)slot -
                                                         offsetof(struct btl_shm_cell, data));
     uint64_t lap = ep->tail / m->ncells;
+    char *ahead;
 
     cell->len = (uint32_t)len;
     atomic_store_explicit(&cell->seq, 2 * lap + 1, memory_order_release);
     ep->tail++;
+    /* Only while fragments stream to this peer (nothing came back from it since the last one we
+     * sent): between a message and its answer the early claim competes with the message's own
+     * transfer, which a ping-pong's latency shows (0.43 -> 0.52 us).  After the fragment's
+     * own stores, so their transfer goes first.  Three cells on covers a transfer between cores
+     * at the rate small messages go; in a smaller ring, the next cell (the receiver may still
+     * be reading it: the hint only costs it a transfer then).  As many lines as this fragment
+     * took, up to four: the next ones are likely the same size. */
+    if (m->heads[ep->local] == ep->heard) {
+        ahead = (char *)comm_btl_shm_cell(ep->ring, m->ncells, m->cell_size,
+                                          ep->tail + (m->ncells >= 8 ? 3 : 0));
+        for (size_t off = 0; off < BTL_SHM_CELL_HEADER + len && off < 4 * BTL_SHM_CACHE_LINE;
+             off += BTL_SHM_CACHE_LINE) {
+            shm_prefetch_for_write(ahead + off);
+        }
+    }
+    ep->heard = m->heads[ep->local];
     return COMM_OK;
 }
 
@@ -83,6 +124,10 @@ int comm_btl_shm_progress(struct comm_btl_module *module)
 
             if (atomic_load_explicit(&cell->seq, memory_order_acquire) != 2 * lap + 1) {
                 break;
+            }
+            if (!m->warmed[s]) {
+                comm_btl_shm_warm(ring, BTL_SHM_RING_HEADER + m->ncells * m->cell_size, false);
+                m->warmed[s] = true;
             }
             m->recv(m->local_peers[s], cell->data, cell->len);
             head++;

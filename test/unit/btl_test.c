@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "btl/btl.h"
+#include "btl/shm/btl_shm.h"
 #include "runtime/error.h"
 #include "test/unit/unit.h"
 
@@ -208,6 +209,24 @@ START_TEST(shm_reserve_commit_fills_in_place)
 }
 END_TEST
 
+/* Touching a ring's pages ahead of use (the first fragment does) leaves every byte as it was. */
+START_TEST(shm_warming_keeps_contents)
+{
+    enum { LEN = 3 * 4096 + 100 };
+    unsigned char *buf = malloc(LEN + 8), *want = malloc(LEN + 8);
+
+    ck_assert(buf != NULL && want != NULL);
+    for (size_t i = 0; i < LEN + 8; i++) {
+        buf[i] = want[i] = (unsigned char)(i * 37 + 11);
+    }
+    comm_btl_shm_warm(buf + 3, LEN, true); /* unaligned start: words from the next 8 bytes */
+    comm_btl_shm_warm(buf + 3, LEN, false);
+    ck_assert(memcmp(buf, want, LEN + 8) == 0);
+    free(buf);
+    free(want);
+}
+END_TEST
+
 START_TEST(shm_reads_peer_memory_with_cma)
 {
     struct comm_btl_module *m0, *m1;
@@ -401,6 +420,7 @@ int main(void)
     tcase_add_test(tc, self_delivers_at_progress_in_order);
     tcase_add_test(tc, shm_moves_fragments_in_order_and_wraps);
     tcase_add_test(tc, shm_reserve_commit_fills_in_place);
+    tcase_add_test(tc, shm_warming_keeps_contents);
     tcase_add_test(tc, shm_reads_peer_memory_with_cma);
     tcase_add_test(tc, shm_writes_peer_memory_with_cma);
     tcase_add_test(tc, shm_write_start_lands_at_once_and_reports_at_progress);
