@@ -69,7 +69,6 @@ struct btl_shm_endpoint {
     uint64_t heard;    /* fragments read from the peer when we last sent it one */
     pid_t pid;
     bool cma;       /* process_vm_readv and process_vm_writev work on this peer */
-    bool warmed;    /* the ring's pages were touched (comm_btl_shm_warm), or need not be */
     void *mapping;  /* the peer's whole segment */
     size_t mapping_len;
 };
@@ -96,8 +95,8 @@ struct btl_shm_module {
     long my_local;
     const long *local_peers;      /* world rank of each local rank */
     uint64_t *heads;              /* next cell to read, per incoming ring; private */
-    bool *warmed;                 /* per incoming ring: touched, or need not be */
     struct btl_shm_endpoint **eps; /* by local rank */
+    bool populated;               /* the rings' pages were made at start-up (within budget) */
     bool cma_allowed;             /* COMM_SHM_CMA */
     bool cma_warned;
     struct btl_shm_written *written_head; /* write_starts to report, oldest first */
@@ -114,6 +113,12 @@ char *comm_btl_shm_ring(struct btl_shm_segment_header *segment, long sender);
 static inline _Atomic uint64_t *comm_btl_shm_consumed(char *ring)
 {
     return (_Atomic uint64_t *)ring;
+}
+
+/* Bytes of one ring: the consumed count's line and the cells. */
+static inline size_t comm_btl_shm_ring_bytes(uint64_t ncells, uint64_t cell_size)
+{
+    return BTL_SHM_RING_HEADER + ncells * cell_size;
 }
 
 /* The cell of a ring for counter value N. */

@@ -89,7 +89,7 @@ static int shm_check_power_of_two(const char *value, char *expected_out, size_t 
 char *comm_btl_shm_ring(struct btl_shm_segment_header *segment, long sender)
 {
     return (char *)segment + segment->ring_offset +
-           (size_t)sender * (BTL_SHM_RING_HEADER + segment->ncells * segment->cell_size);
+           (size_t)sender * comm_btl_shm_ring_bytes(segment->ncells, segment->cell_size);
 }
 
 struct btl_shm_cell *comm_btl_shm_cell(char *ring, uint64_t ncells, uint64_t cell_size, uint64_t n)
@@ -168,7 +168,7 @@ enum { BTL_SHM_POPULATE_BUDGET = 256 << 20 };
 
 static bool shm_populate_allowed(const struct btl_shm_module *m)
 {
-    size_t ring = BTL_SHM_RING_HEADER + m->ncells * m->cell_size;
+    size_t ring = comm_btl_shm_ring_bytes(m->ncells, m->cell_size);
 
     return (size_t)m->local_size * (size_t)m->local_size * ring <= (size_t)BTL_SHM_POPULATE_BUDGET;
 }
@@ -248,15 +248,14 @@ static int btl_shm_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->my_local = self->local_rank;
     m->local_peers = self->local_peers;
     m->heads = calloc((size_t)self->local_size, sizeof(*m->heads));
-    m->warmed = calloc((size_t)self->local_size, sizeof(*m->warmed));
     m->eps = calloc((size_t)self->local_size, sizeof(*m->eps));
-    if (m->heads == NULL || m->warmed == NULL || m->eps == NULL) {
+    if (m->heads == NULL || m->eps == NULL) {
         rc = COMM_ERR_NOMEM;
         goto out_free;
     }
     snprintf(m->nspace, sizeof(m->nspace), "%s", self->nspace);
     shm_segment_name(m->name, sizeof(m->name), self->nspace, self->rank);
-    len = 4096 + (size_t)self->local_size * (BTL_SHM_RING_HEADER + m->ncells * m->cell_size);
+    len = 4096 + (size_t)self->local_size * comm_btl_shm_ring_bytes(m->ncells, m->cell_size);
     fd = shm_open(m->name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
     if (fd < 0) {
         comm_log_error("btl_shm", "cannot create shared memory /dev/shm%s: %s", m->name,
@@ -290,10 +289,9 @@ static int btl_shm_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
                           memory_order_release);
     m->segment = h;
     m->segment_len = len;
-    if (shm_populate_allowed(m)) {
+    m->populated = shm_populate_allowed(m);
+    if (m->populated) {
         shm_populate(h, len);
-    } else {
-        memset(m->warmed, 1, (size_t)self->local_size * sizeof(*m->warmed));
     }
     if (!m->cma_allowed) {
         comm_log_info("btl_shm", "large messages are copied through the rings "
@@ -305,7 +303,6 @@ out_unlink:
     shm_unlink(m->name);
 out_free:
     free(m->heads);
-    free(m->warmed);
     free(m->eps);
     free(m);
     return rc;
@@ -354,7 +351,7 @@ static int btl_shm_connect(struct comm_btl_module *module, const struct comm_btl
             (uint64_t)BTL_SHM_MAGIC ||
         h->nrings != (uint64_t)m->local_size || h->ncells != m->ncells ||
         h->cell_size != m->cell_size ||
-        h->ring_offset + h->nrings * (BTL_SHM_RING_HEADER + h->ncells * h->cell_size) >
+        h->ring_offset + h->nrings * comm_btl_shm_ring_bytes(h->ncells, h->cell_size) >
             (uint64_t)st.st_size) {
         comm_log_error("btl_shm",
                        "the shared memory of rank %ld does not match this rank's "
@@ -372,10 +369,9 @@ static int btl_shm_connect(struct comm_btl_module *module, const struct comm_btl
     ep->base.peer = peer->rank;
     ep->local = peer->local_rank;
     ep->ring = comm_btl_shm_ring(h, m->my_local);
-    if (shm_populate_allowed(m)) {
-        shm_populate(ep->ring, BTL_SHM_RING_HEADER + m->ncells * m->cell_size);
+    if (m->populated) {
+        shm_populate(ep->ring, comm_btl_shm_ring_bytes(m->ncells, m->cell_size));
     }
-    ep->warmed = !shm_populate_allowed(m);
     ep->pid = (pid_t)h->owner_pid;
     ep->mapping = h;
     ep->mapping_len = (size_t)st.st_size;
@@ -416,7 +412,6 @@ static void btl_shm_close(struct comm_btl_module *module)
     }
     munmap(m->segment, m->segment_len);
     free(m->heads);
-    free(m->warmed);
     free(m->eps);
     free(m);
 }

@@ -37,9 +37,8 @@ int comm_btl_shm_reserve(struct comm_btl_endpoint *base, size_t len, void **slot
     if (len > m->base.max_fragment) {
         return COMM_ERR_BAD_PARAM;
     }
-    if (!ep->warmed) {
-        comm_btl_shm_warm(ep->ring, BTL_SHM_RING_HEADER + m->ncells * m->cell_size, true);
-        ep->warmed = true;
+    if (ep->tail == 0 && m->populated) { /* the first fragment through this ring */
+        comm_btl_shm_warm(ep->ring, comm_btl_shm_ring_bytes(m->ncells, m->cell_size), true);
     }
     /* Read the receiver's count only when the ring may be full. */
     if (ep->tail - ep->consumed >= m->ncells) {
@@ -125,9 +124,8 @@ int comm_btl_shm_progress(struct comm_btl_module *module)
             if (atomic_load_explicit(&cell->seq, memory_order_acquire) != 2 * lap + 1) {
                 break;
             }
-            if (!m->warmed[s]) {
-                comm_btl_shm_warm(ring, BTL_SHM_RING_HEADER + m->ncells * m->cell_size, false);
-                m->warmed[s] = true;
+            if (head == 0 && m->populated) { /* the first fragment through this ring */
+                comm_btl_shm_warm(ring, comm_btl_shm_ring_bytes(m->ncells, m->cell_size), false);
             }
             m->recv(m->local_peers[s], cell->data, cell->len);
             head++;
