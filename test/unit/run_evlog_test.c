@@ -67,6 +67,7 @@ static char *provoke_warning(const char *level)
     int sv[2], saved, out;
     struct event_base *base;
     struct event *rd, *wr;
+    char *text;
 
     event_set_log_callback(comm_run_libevent_log);
     /* Before the socket is closed, so that no new file takes its number. */
@@ -81,7 +82,12 @@ static char *provoke_warning(const char *level)
     ck_assert_int_eq(event_add(wr, NULL), 0);
     close(sv[0]);
     event_del(wr);
-    return capture_end(out, saved);
+    text = capture_end(out, saved);
+    event_free(rd);
+    event_free(wr);
+    event_base_free(base);
+    close(sv[1]);
+    return text;
 }
 
 START_TEST(warning_is_an_info_line)
