@@ -125,6 +125,7 @@ program fort_coll
     if (stype /= MPI_DATATYPE_NULL) call fail('MPI_Type_free did not set MPI_DATATYPE_NULL')
 
     write (*, '(a, i0, a)') 'fort_coll ', rank, ': ok'
+    deallocate(g)
     call MPI_Finalize(ierr)
 
 contains

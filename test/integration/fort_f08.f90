@@ -223,6 +223,7 @@ program fort_f08
     if (MPI_Wtick() <= 0d0 .or. MPI_Wtick() > 1d0) call fail('MPI_Wtick is not in (0, 1]')
 
     write (*, '(a, i0, a)') 'fort_f08 ', rank, ': ok'
+    deallocate(stats, reqs, g)
     call MPI_Finalize()
 
 contains

@@ -23,7 +23,7 @@ program fort_p2p_free
     call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
     call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
     if (ierr /= MPI_SUCCESS) call fail('MPI_Comm_size returned an error')
-    allocate(stats(MPI_STATUS_SIZE, 2 * nprocs), reqs(2 * nprocs), sbuf(nprocs + 1), &
+    allocate(stats(MPI_STATUS_SIZE, 2 * nprocs), reqs(2 * nprocs), sbuf(max(nprocs + 1, 3)), &
              rbuf(nprocs + 1, nprocs), seen(0:nprocs - 1))
 
     ! Many to one, with wildcards.
@@ -132,6 +132,7 @@ program fort_p2p_free
         call fail('Sendrecv_replace: wrong status')
 
     write (*, '(a, i0, a)') 'fort_p2p_free ', rank, ': ok'
+    deallocate(stats, reqs, sbuf, rbuf, seen)
     call MPI_Finalize(ierr)
 
 contains
