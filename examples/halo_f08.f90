@@ -73,6 +73,7 @@ program halo_f08
     call MPI_Type_free(column)
     call MPI_Type_free(row)
     call MPI_Comm_free(cart)
+    deallocate(u, unew)
     call MPI_Finalize()
 
 contains
