@@ -1,7 +1,7 @@
 /*
  * api.h - shared by the MPI entry points: symbol aliases, state checks, error dispatch.
  *
- * Layer: runtime API (the top of libcomm).  Must not: be included below runtime/api.
+ * Layer: api (the top of libcomm).  Must not: be included below api/.
  *
  * Every entry point is defined as PMPI_x and exported; MPI_x is a weak alias of it, so a
  * profiling library can define MPI_x and call PMPI_x.
@@ -12,11 +12,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "runtime/api/mpi.h"
-#include "runtime/communicator.h"
+#include "include/mpi.h"
+#include "runtime/comm/communicator.h"
 #include "runtime/errhandler.h"
-#include "runtime/op.h"
-#include "runtime/config_table.h"
+#include "runtime/op/op.h"
+#include "base/config_table.h"
 
 #define COMM_API_ALIAS(fn) extern __typeof__(P##fn) fn __attribute__((weak, alias("P" #fn)))
 

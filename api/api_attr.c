@@ -1,8 +1,8 @@
 /*
- * attr.c - attributes on communicators and datatypes: the predefined ones (MPI_TAG_UB and
+ * api_attr.c - attributes on communicators and datatypes: the predefined ones (MPI_TAG_UB and
  * friends) and the user's keyvals with their copy and delete callbacks.
  *
- * Layer: runtime API.
+ * Layer: api.
  *
  * Keyvals are slots of a table, handed out as COMM_ATTR_KEYVAL_BASE + slot and never reused.
  * A freed keyval stays alive while attributes use it (its delete callback still runs when they
@@ -16,8 +16,8 @@
 #include "config.h"
 
 #include "rma/rma.h"
-#include "runtime/api/api.h"
-#include "runtime/datatype.h"
+#include "api/api.h"
+#include "runtime/datatype/datatype.h"
 #include "runtime/runtime.h"
 #include "runtime/thread.h"
 

@@ -1,12 +1,12 @@
 /*
- * buffer.c - MPI_Buffer_attach and MPI_Buffer_detach.
+ * api_buffer.c - MPI_Buffer_attach and MPI_Buffer_detach.
  *
- * Layer: runtime API.
+ * Layer: api.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/bsend.h"
+#include "api/api.h"
+#include "runtime/p2p/bsend.h"
 
 int PMPI_Buffer_attach(void *buffer, int size)
 {

@@ -1,13 +1,13 @@
 /*
- * check.c - argument checks shared by the point-to-point entry points.
+ * api_check.c - argument checks shared by the point-to-point entry points.
  *
- * Layer: runtime API.  Messages name the function, the argument and the value at fault.
+ * Layer: api.  Messages name the function, the argument and the value at fault.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/datatype.h"
-#include "runtime/request.h"
+#include "api/api.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/p2p/request.h"
 
 #include <stdint.h>
 

@@ -1,21 +1,21 @@
 /*
- * coll.c - the collective entry points of barrier, bcast, the reductions and the prefix
+ * api_coll.c - the collective entry points of barrier, bcast, the reductions and the prefix
  * reductions, in their blocking, nonblocking and persistent forms: argument checks,
  * MPI_IN_PLACE, and the call to the algorithm the selector picks (blocking calls on an
  * intracommunicator) or to the operation's schedule (coll_post.h).
  *
- * Layer: runtime API (calls coll/).
+ * Layer: api (calls coll/).
  */
 #include "config.h"
 
 #include "coll/coll.h"
 #include "coll/nbc/nbc.h"
 #include "coll/inter/inter.h"
-#include "runtime/api/api.h"
-#include "runtime/api/coll_post.h"
-#include "runtime/datatype.h"
-#include "runtime/op.h"
-#include "runtime/request.h"
+#include "api/api.h"
+#include "api/api_coll_post.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/op/op.h"
+#include "runtime/p2p/request.h"
 
 #include <stdlib.h>
 

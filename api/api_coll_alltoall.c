@@ -1,17 +1,17 @@
 /*
- * coll_alltoall.c - MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw, blocking, nonblocking and
+ * api_coll_alltoall.c - MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw, blocking, nonblocking and
  * persistent: all three become the w form (per-peer counts, byte displacements and datatypes)
  * for the algorithm or the schedule (coll_post.h).
  *
- * Layer: runtime API (calls coll/).
+ * Layer: api (calls coll/).
  */
 #include "config.h"
 
 #include "coll/coll.h"
 #include "coll/nbc/nbc.h"
-#include "runtime/api/api.h"
-#include "runtime/api/coll_post.h"
-#include "runtime/datatype.h"
+#include "api/api.h"
+#include "api/api_coll_post.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdlib.h>
 

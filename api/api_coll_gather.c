@@ -1,18 +1,18 @@
 /*
- * coll_gather.c - the gather and scatter entry points: MPI_Gather(v), MPI_Scatter(v),
+ * api_coll_gather.c - the gather and scatter entry points: MPI_Gather(v), MPI_Scatter(v),
  * MPI_Allgather(v), blocking, nonblocking and persistent.  The plain forms run the "v"
  * algorithms with equal blocks; intercommunicators and the other forms run the operation's
  * schedule (coll_post.h).
  *
- * Layer: runtime API (calls coll/).
+ * Layer: api (calls coll/).
  */
 #include "config.h"
 
 #include "coll/coll.h"
 #include "coll/nbc/nbc.h"
-#include "runtime/api/api.h"
-#include "runtime/api/coll_post.h"
-#include "runtime/datatype.h"
+#include "api/api.h"
+#include "api/api_coll_post.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdlib.h>
 

@@ -1,19 +1,19 @@
 /*
- * coll_neighbor.c - the neighbourhood collectives: MPI_Neighbor_allgather(v),
+ * api_coll_neighbor.c - the neighbourhood collectives: MPI_Neighbor_allgather(v),
  * MPI_Neighbor_alltoall(v,w), their nonblocking MPI_Ineighbor_ forms and MPI 4.0's persistent
  * MPI_Neighbor_*_init forms.  All fifteen become the w form (a block per neighbour on each
  * side) of one builder (coll/neighbor/neighbor.h) run by comm_api_coll_post in the form asked
- * for (runtime/api/coll_post.h): the blocking calls wait for the schedule, the persistent ones
+ * for (api/api_coll_post.h): the blocking calls wait for the schedule, the persistent ones
  * build a new one at every MPI_Start from their copy of the arguments.
  *
- * Layer: runtime API (calls coll/).
+ * Layer: api (calls coll/).
  */
 #include "config.h"
 
 #include "coll/neighbor/neighbor.h"
-#include "runtime/api/coll_post.h"
-#include "runtime/api/topo_api.h"
-#include "runtime/datatype.h"
+#include "api/api_coll_post.h"
+#include "api/api_topo.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,16 +1,16 @@
 /*
- * coll_post.c - the collectives' forms (see coll_post.h): blocking through a schedule,
+ * api_coll_post.c - the collectives' forms (see coll_post.h): blocking through a schedule,
  * nonblocking, persistent, and the start of a persistent collective.
  *
- * Layer: runtime API (calls coll/).
+ * Layer: api (calls coll/).
  */
 #include "config.h"
 
-#include "runtime/api/coll_post.h"
+#include "api/api_coll_post.h"
 #include "coll/coll_persist.h"
 #include "runtime/info.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 int comm_api_check_root(const char *func, struct comm_communicator *c, int root)
 {

@@ -1,9 +1,9 @@
 /*
- * coll_post.h - what the collective entry points share: one call that runs a collective's
+ * api_coll_post.h - what the collective entry points share: one call that runs a collective's
  * schedule in the form the user asked for (blocking, nonblocking or persistent), and the
  * argument checks every form makes the same way.
  *
- * Layer: runtime API (calls coll/).
+ * Layer: api (calls coll/).
  *
  * A collective's entry points (MPI_Gatherv, MPI_Igatherv, MPI_Gatherv_init) share one
  * function that checks the arguments as the blocking call does and fills a struct
@@ -17,7 +17,7 @@
 #define COMM_API_COLL_POST_H
 
 #include "coll/nbc/nbc.h"
-#include "runtime/api/api.h"
+#include "api/api.h"
 
 enum comm_api_coll_form {
     COMM_API_COLL_BLOCKING,    /* runs to completion (the intercommunicator calls use it) */
@@ -41,7 +41,7 @@ int comm_api_check_root(const char *func, struct comm_communicator *c, int root)
 /* Refuses MPI_IN_PLACE on an intercommunicator (MPI_ERR_BUFFER, raised). */
 int comm_api_check_inter_in_place(const char *func, struct comm_communicator *c, bool in_place);
 
-/* The MPI_Start of a persistent collective (runtime/api/p2p.c calls it for collective
+/* The MPI_Start of a persistent collective (api/api_p2p.c calls it for collective
  * requests). */
 int comm_api_coll_start(struct comm_request *req);
 

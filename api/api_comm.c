@@ -1,12 +1,12 @@
 /*
- * comm.c - communicator inquiry: MPI_Comm_rank, MPI_Comm_size.
+ * api_comm.c - communicator inquiry: MPI_Comm_rank, MPI_Comm_size.
  *
- * Layer: runtime API.
+ * Layer: api.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/group.h"
+#include "api/api.h"
+#include "runtime/comm/group.h"
 #include "runtime/runtime.h"
 
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /*
- * comm_create.c - communicators from groups (MPI_Comm_create, MPI_Comm_create_group) and the
+ * api_comm_create.c - communicators from groups (MPI_Comm_create, MPI_Comm_create_group) and the
  * nonblocking duplicate (MPI_Comm_idup).
  *
- * Layer: runtime API (uses coll/ for the agreement messages and schedules).
+ * Layer: api (uses coll/ for the agreement messages and schedules).
  *
  * MPI_Comm_create agrees on the context over the whole parent, like MPI_Comm_split.
  * MPI_Comm_create_group is called by the group's members only: they agree among themselves,
@@ -19,12 +19,12 @@
 
 #include "coll/coll.h"
 #include "coll/nbc/nbc.h"
-#include "runtime/api/api.h"
-#include "runtime/proc_topo.h"
-#include "runtime/datatype.h"
-#include "runtime/group.h"
-#include "runtime/op.h"
-#include "runtime/request.h"
+#include "api/api.h"
+#include "runtime/comm/proc_topo.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/comm/group.h"
+#include "runtime/op/op.h"
+#include "runtime/p2p/request.h"
 
 #include <stdlib.h>
 

@@ -1,8 +1,8 @@
 /*
- * comm_manage.c - making and unmaking communicators: MPI_Comm_dup, MPI_Comm_split,
+ * api_comm_manage.c - making and unmaking communicators: MPI_Comm_dup, MPI_Comm_split,
  * MPI_Comm_free, and comparing and naming them.
  *
- * Layer: runtime API.  A new communicator's context is the largest "next free context" of its
+ * Layer: api.  A new communicator's context is the largest "next free context" of its
  * members, agreed with an allreduce on the parent, so it is new to every member even when
  * several communicators are made at once in overlapping groups.  It is confirmed free
  * everywhere with more allreduces only when some member's next context may have grown while
@@ -11,9 +11,9 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/proc_topo.h"
-#include "runtime/error.h"
+#include "api/api.h"
+#include "runtime/comm/proc_topo.h"
+#include "base/error.h"
 #include "runtime/info.h"
 #include "runtime/runtime.h"
 

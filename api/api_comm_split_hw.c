@@ -1,8 +1,8 @@
 /*
- * comm_split_hw.c - MPI_Comm_split_type by hardware: MPI_COMM_TYPE_HW_GUIDED (and MPI 4.1's
+ * api_comm_split_hw.c - MPI_Comm_split_type by hardware: MPI_COMM_TYPE_HW_GUIDED (and MPI 4.1's
  * RESOURCE_GUIDED) with the info key mpi_hw_resource_type, and MPI_COMM_TYPE_HW_UNGUIDED.
  *
- * Layer: runtime/api.
+ * Layer: api.
  *
  * The resources, from the largest down: the topology's levels above the host (the switch
  * levels, by the names the job's tree gives them: "spine", "pod", "rack", ...), the host
@@ -19,12 +19,12 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/error.h"
+#include "api/api.h"
+#include "base/error.h"
 #include "runtime/job_topo.h"
-#include "runtime/log.h"
+#include "base/log.h"
 #include "runtime/runtime.h"
-#include "runtime/topo/topo_hw.h"
+#include "topo/topo_hw.h"
 
 #include <stdint.h>
 #include <stdio.h>

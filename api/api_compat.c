@@ -1,15 +1,15 @@
 /*
- * compat.c - deprecated and removed (MPI-1) functions that programs still call, as thin
+ * api_compat.c - deprecated and removed (MPI-1) functions that programs still call, as thin
  * wrappers over their replacements, and the small functions with nothing to do: MPI_Pcontrol
  * and MPI_Comm_get_parent.
  *
- * Layer: runtime API.  Must not: hold logic of its own; every wrapper calls the PMPI_ form of
+ * Layer: api.  Must not: hold logic of its own; every wrapper calls the PMPI_ form of
  * its replacement, so argument errors name the replacement (MPI_Address's bad argument is
  * reported by MPI_Get_address).
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
+#include "api/api.h"
 
 int PMPI_Address(void *location, MPI_Aint *address)
 {

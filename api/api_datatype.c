@@ -1,18 +1,18 @@
 /*
- * datatype.c - the MPI datatype API: constructors, commit and free, inquiry (size, extent,
+ * api_datatype.c - the MPI datatype API: constructors, commit and free, inquiry (size, extent,
  * envelope, contents), MPI_Pack/MPI_Unpack/MPI_Pack_size and address arithmetic.
  *
- * Layer: runtime API.  Checks every argument and names the one at fault, then calls the
- * datatype engine (runtime/datatype.h).  Must not: build descriptions or copy data itself.
+ * Layer: api.  Checks every argument and names the one at fault, then calls the
+ * datatype engine (runtime/datatype/datatype.h).  Must not: build descriptions or copy data itself.
  *
  * Errors of datatype calls are not tied to a communicator and go to MPI_COMM_WORLD's handler;
  * those of MPI_Pack, MPI_Unpack and MPI_Pack_size go to their communicator's.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
+#include "api/api.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /*
- * dynamic.c - dynamic processes: spawning, ports, name publishing, and MPI_Comm_disconnect.
+ * api_dynamic.c - dynamic processes: spawning, ports, name publishing, and MPI_Comm_disconnect.
  *
- * Layer: runtime API.  Must not: pretend to start or connect anything.
+ * Layer: api.  Must not: pretend to start or connect anything.
  *
  * comm does not support dynamic processes: a job's processes are the ones comm-run (or the
  * PMIx launcher) started.  These functions exist so that programs which mention them link;
@@ -12,7 +12,7 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
+#include "api/api.h"
 
 /* Raises CLASS for FUNC on COMM (NULL: no communicator argument), after checking COMM. */
 static int dynamic_unsupported(const char *func, MPI_Comm comm, bool has_comm, int mpi_class)

@@ -1,11 +1,11 @@
 /*
- * env.c - inquiry functions: time, processor name, versions.
+ * api_env.c - inquiry functions: time, processor name, versions.
  *
- * Layer: runtime API.
+ * Layer: api.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
+#include "api/api.h"
 #include "runtime/runtime.h"
 
 #include <stdio.h>

@@ -1,14 +1,14 @@
 /*
- * errors.c - MPI error classes, codes, strings and error-handler dispatch.
+ * api_errors.c - MPI error classes, codes, strings and error-handler dispatch.
  *
- * Layer: runtime API.  The one table that maps comm statuses to MPI error classes lives here;
+ * Layer: api.  The one table that maps comm statuses to MPI error classes lives here;
  * MPI_Error_class and MPI_Error_string both read it, and the user's classes and codes
  * (MPI_Add_error_class and friends, from MPI_ERR_LASTCODE + 1) beside it.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/error.h"
+#include "api/api.h"
+#include "base/error.h"
 #include "runtime/runtime.h"
 #include "runtime/thread.h"
 

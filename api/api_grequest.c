@@ -1,8 +1,8 @@
 /*
- * grequest.c - generalized requests: MPI_Grequest_start and MPI_Grequest_complete, and the
+ * api_grequest.c - generalized requests: MPI_Grequest_start and MPI_Grequest_complete, and the
  * callbacks the completion calls run on them.
  *
- * Layer: runtime API.  Must not: touch the request engine's protocol state (it only borrows
+ * Layer: api.  Must not: touch the request engine's protocol state (it only borrows
  * the engine's completion, comm_request_complete).
  *
  * The request is an ordinary request of kind COMM_REQUEST_GENERALIZED whose completion the
@@ -18,8 +18,8 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/request.h"
+#include "api/api.h"
+#include "runtime/p2p/request.h"
 
 #include <stdlib.h>
 

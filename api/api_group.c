@@ -1,15 +1,15 @@
 /*
- * group.c - the MPI group calls: size, rank, translation, comparison, set operations, free.
+ * api_group.c - the MPI group calls: size, rank, translation, comparison, set operations, free.
  *
- * Layer: runtime API.  Checks every argument and raises the error naming it; the group engine
- * (runtime/group.c) does the work on checked arguments.  Groups are local objects, so no call
+ * Layer: api.  Checks every argument and raises the error naming it; the group engine
+ * (runtime/comm/group.c) does the work on checked arguments.  Groups are local objects, so no call
  * here communicates.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/error.h"
-#include "runtime/group.h"
+#include "api/api.h"
+#include "base/error.h"
+#include "runtime/comm/group.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /*
- * handles.c - Fortran handles: MPI_*_c2f and MPI_*_f2c for every kind of handle, and
+ * api_handles.c - Fortran handles: MPI_*_c2f and MPI_*_f2c for every kind of handle, and
  * MPI_Status_c2f / MPI_Status_f2c.
  *
- * Layer: runtime API.  Must not: look inside the objects (a handle is only a key here).
+ * Layer: api.  Must not: look inside the objects (a handle is only a key here).
  *
  * C handles are pointers (predefined ones are small constants); a Fortran handle is an
  * integer.  Predefined handles have fixed indices: the constant minus the first constant of its
@@ -19,8 +19,8 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/error.h"
+#include "api/api.h"
+#include "base/error.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,14 +1,14 @@
 /*
- * info.c - the MPI info calls: create, set, get, delete, dup, free, and walking the keys.
+ * api_info.c - the MPI info calls: create, set, get, delete, dup, free, and walking the keys.
  *
- * Layer: runtime API.  Checks every argument (keys of 1 to MPI_MAX_INFO_KEY characters, values
+ * Layer: api.  Checks every argument (keys of 1 to MPI_MAX_INFO_KEY characters, values
  * of 1 to MPI_MAX_INFO_VAL) and raises the error naming it; the info engine (runtime/info.c)
  * stores the strings.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/error.h"
+#include "api/api.h"
+#include "base/error.h"
 #include "runtime/info.h"
 
 #include <stdint.h>

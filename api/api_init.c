@@ -1,7 +1,7 @@
 /*
- * init.c - MPI_Init and friends: entering and leaving the MPI world, and MPI_Abort.
+ * api_init.c - MPI_Init and friends: entering and leaving the MPI world, and MPI_Abort.
  *
- * Layer: runtime API.  Must not: talk to PMIx or btls directly (runtime core does).
+ * Layer: api.  Must not: talk to PMIx or btls directly (runtime core does).
  *
  * The world model (MPI_Init to MPI_Finalize) and the sessions (session.c) share one runtime:
  * the first of them to start starts it, and it ends when the last one ends (a count of
@@ -10,9 +10,9 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "api/api.h"
+#include "base/error.h"
+#include "base/log.h"
 #include "runtime/runtime.h"
 
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
- * intercomm.c - intercommunicators: MPI_Intercomm_create, MPI_Intercomm_merge,
+ * api_intercomm.c - intercommunicators: MPI_Intercomm_create, MPI_Intercomm_merge,
  * MPI_Comm_remote_size, MPI_Comm_remote_group, and MPI_Comm_dup of an intercommunicator.
  *
- * Layer: runtime API (uses coll/ for the messages between the groups).
+ * Layer: api (uses coll/ for the messages between the groups).
  *
  * An intercommunicator lives on a context new to every member of both groups (the largest of
  * their "next free context"s); its local intracommunicator, which its collectives use, takes
@@ -13,9 +13,9 @@
 
 #include "coll/coll.h"
 #include "coll/inter/inter.h"
-#include "runtime/api/api.h"
-#include "runtime/datatype.h"
-#include "runtime/group.h"
+#include "api/api.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/comm/group.h"
 #include "runtime/runtime.h"
 
 #include <stdio.h>

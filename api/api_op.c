@@ -1,16 +1,16 @@
 /*
- * op.c - the MPI reduction-op API: MPI_Op_create, MPI_Op_free, MPI_Op_commutative and
+ * api_op.c - the MPI reduction-op API: MPI_Op_create, MPI_Op_free, MPI_Op_commutative and
  * MPI_Reduce_local.
  *
- * Layer: runtime API.  Checks the arguments and names the one at fault; the objects and the
- * reduction itself are runtime/op.c's.  Must not: reduce data itself.
+ * Layer: api.  Checks the arguments and names the one at fault; the objects and the
+ * reduction itself are runtime/op/op.c's.  Must not: reduce data itself.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/op.h"
+#include "api/api.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "runtime/op/op.h"
 
 #include <stdint.h>
 #include <stdio.h>

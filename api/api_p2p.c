@@ -1,19 +1,19 @@
 /*
- * p2p.c - the point-to-point entry points: sends and receives in every mode, blocking,
+ * api_p2p.c - the point-to-point entry points: sends and receives in every mode, blocking,
  * nonblocking and persistent.
  *
- * Layer: runtime API.  Checks arguments, builds the request, and hands it to runtime/p2p.c.
+ * Layer: api.  Checks arguments, builds the request, and hands it to runtime/p2p/p2p.c.
  * Blocking calls keep their request on the stack: no allocation on the latency path.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/api/coll_post.h"
-#include "runtime/bsend.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
+#include "api/api.h"
+#include "api/api_coll_post.h"
+#include "runtime/p2p/bsend.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 #include <stdlib.h>
 #include <string.h>

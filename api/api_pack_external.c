@@ -1,8 +1,8 @@
 /*
- * pack_external.c - the "external32" data representation (MPI_Pack_external and friends),
+ * api_pack_external.c - the "external32" data representation (MPI_Pack_external and friends),
  * MPI_Type_match_size and the MPI_Type_create_f90_* types.
  *
- * Layer: runtime API.  Must not: walk type descriptions (the engine packs natively first).
+ * Layer: api.  Must not: walk type descriptions (the engine packs natively first).
  *
  * external32 (MPI-3.1 section 13.5.2) is big-endian, IEEE floating point, with the standard's
  * sizes: MPI_LONG and MPI_UNSIGNED_LONG are 4 bytes, MPI_WCHAR 2, MPI_LONG_DOUBLE a 16-byte
@@ -15,8 +15,8 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/datatype.h"
+#include "api/api.h"
+#include "runtime/datatype/datatype.h"
 
 #include <float.h>
 #include <stdint.h>

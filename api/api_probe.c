@@ -1,17 +1,17 @@
 /*
- * probe.c - looking at messages before receiving them: Probe, Iprobe, Mprobe, Improbe, and
+ * api_probe.c - looking at messages before receiving them: Probe, Iprobe, Mprobe, Improbe, and
  * receiving a matched message: Mrecv, Imrecv.
  *
- * Layer: runtime API.  A message handle is the waiting message itself, taken out of the
+ * Layer: api.  A message handle is the waiting message itself, taken out of the
  * matching queue, so no other receive can match it.
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
+#include "api/api.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /*
- * request.c - completing requests: the Wait and Test families, MPI_Request_free,
+ * api_request.c - completing requests: the Wait and Test families, MPI_Request_free,
  * MPI_Request_get_status and MPI_Cancel.
  *
- * Layer: runtime API.
+ * Layer: api.
  *
  * A request that is MPI_REQUEST_NULL, or persistent and inactive, counts as complete with an
  * empty status.  Completing a nonblocking request frees it and sets the handle to
@@ -12,9 +12,9 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
+#include "api/api.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 #include <string.h>
 

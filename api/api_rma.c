@@ -1,19 +1,19 @@
 /*
- * rma.c - the MPI entry points of one-sided operations and their synchronization: argument
+ * api_rma.c - the MPI entry points of one-sided operations and their synchronization: argument
  * checks, the epoch each call needs, then rma/.
  *
- * Layer: runtime API.  Must not: start an operation outside an epoch that allows it (the
+ * Layer: api.  Must not: start an operation outside an epoch that allows it (the
  * standard's MPI_ERR_RMA_SYNC), or beyond the target's window as this process knows it
  * (MPI_ERR_RMA_RANGE; a dynamic window's target checks its attached memory itself).
  */
 #include "config.h"
 
 #include "rma/rma.h"
-#include "runtime/api/api.h"
-#include "runtime/datatype.h"
-#include "runtime/group.h"
-#include "runtime/op.h"
-#include "runtime/request.h"
+#include "api/api.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/comm/group.h"
+#include "runtime/op/op.h"
+#include "runtime/p2p/request.h"
 
 #include <stdlib.h>
 

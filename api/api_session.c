@@ -1,9 +1,9 @@
 /*
- * session.c - MPI 4.0 sessions: MPI_Session_init and _finalize, the process sets a session
+ * api_session.c - MPI 4.0 sessions: MPI_Session_init and _finalize, the process sets a session
  * shows, groups made from them, communicators made from groups (MPI_Comm_create_from_group),
  * and the error handlers of sessions.
  *
- * Layer: runtime API.  Must not: talk to PMIx (the job's shape comes from runtime/job_topo.h).
+ * Layer: api.  Must not: talk to PMIx (the job's shape comes from runtime/job_topo.h).
  *
  * Sessions and the world model share one runtime (init.c): MPI_Session_init before MPI_Init
  * starts it, and the last of the sessions and the world model to end ends it, with a fence
@@ -27,13 +27,13 @@
 #include "config.h"
 
 #include "coll/coll.h"
-#include "runtime/api/api.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/group.h"
+#include "api/api.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "runtime/comm/group.h"
 #include "runtime/info.h"
 #include "runtime/job_topo.h"
-#include "runtime/log.h"
+#include "base/log.h"
 #include "runtime/runtime.h"
 
 #include <stdarg.h>

@@ -1,14 +1,14 @@
 /*
- * status.c - what a status says: counts, elements, cancellation.
+ * api_status.c - what a status says: counts, elements, cancellation.
  *
- * Layer: runtime API.  A status keeps the bytes received and the cancelled flag in its
- * reserved words (runtime/request.c).
+ * Layer: api.  A status keeps the bytes received and the cancelled flag in its
+ * reserved words (runtime/p2p/request.c).
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/datatype.h"
-#include "runtime/request.h"
+#include "api/api.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/p2p/request.h"
 
 #include <limits.h>
 

@@ -1,8 +1,8 @@
 /*
- * tools.c - the MPI tools interface (MPI_T): control variables, categories, and the (empty)
+ * api_tools.c - the MPI tools interface (MPI_T): control variables, categories, and the (empty)
  * set of performance variables.
  *
- * Layer: runtime API.  Must not: read the environment itself (runtime/config.c does).
+ * Layer: api.  Must not: read the environment itself (base/config.c does).
  *
  * Control variables are comm's settings, in the order of the tables of settings_registry.c
  * (the order comm-info prints them), named as the environment variables are (COMM_LOG_LEVEL).
@@ -26,9 +26,9 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/config_table.h"
-#include "runtime/error.h"
+#include "api/api.h"
+#include "base/config_table.h"
+#include "base/error.h"
 #include "runtime/runtime.h"
 
 #include <limits.h>

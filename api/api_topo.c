@@ -1,13 +1,13 @@
 /*
- * topo.c - what every process topology shares: MPI_Topo_test, the check that a communicator
+ * api_topo.c - what every process topology shares: MPI_Topo_test, the check that a communicator
  * has a topology, and making the communicator of a new one.
  *
- * Layer: runtime API (topologies themselves are runtime/proc_topo.h).
+ * Layer: api (topologies themselves are runtime/comm/proc_topo.h).
  */
 #include "config.h"
 
-#include "runtime/api/topo_api.h"
-#include "runtime/error.h"
+#include "api/api_topo.h"
+#include "base/error.h"
 
 #include <stdlib.h>
 

@@ -1,14 +1,14 @@
 /*
- * topo_api.h - shared by the process-topology entry points (topo_*.c) and the neighbourhood
- * collectives (coll_neighbor.c).
+ * api_topo.h - shared by the process-topology entry points (api_topo*.c) and the neighbourhood
+ * collectives (api_coll_neighbor.c).
  *
- * Layer: runtime API.  Must not: be included below runtime/api.
+ * Layer: api.  Must not: be included below api/.
  */
 #ifndef COMM_API_TOPO_API_H
 #define COMM_API_TOPO_API_H
 
-#include "runtime/api/api.h"
-#include "runtime/proc_topo.h"
+#include "api/api.h"
+#include "runtime/comm/proc_topo.h"
 
 /*
  * The start of a call that needs COMM to carry a topology of KIND (0: any): the checks of

@@ -1,13 +1,13 @@
 /*
- * topo_cart.c - Cartesian topologies: MPI_Cart_create, _coords, _rank, _shift, _sub, _get,
+ * api_topo_cart.c - Cartesian topologies: MPI_Cart_create, _coords, _rank, _shift, _sub, _get,
  * _map, MPI_Cartdim_get and MPI_Dims_create.
  *
- * Layer: runtime API (the grid and its placement are runtime/proc_topo.h).
+ * Layer: api (the grid and its placement are runtime/comm/proc_topo.h).
  */
 #include "config.h"
 
-#include "runtime/api/topo_api.h"
-#include "runtime/error.h"
+#include "api/api_topo.h"
+#include "base/error.h"
 
 #include <stdlib.h>
 

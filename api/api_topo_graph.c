@@ -1,9 +1,9 @@
 /*
- * topo_graph.c - graph topologies: MPI_Graph_create, _get, _neighbors, _neighbors_count, _map,
+ * api_topo_graph.c - graph topologies: MPI_Graph_create, _get, _neighbors, _neighbors_count, _map,
  * MPI_Graphdims_get; and distributed graphs: MPI_Dist_graph_create, _create_adjacent,
  * _neighbors, _neighbors_count.
  *
- * Layer: runtime API (the graphs and their placement are runtime/proc_topo.h).
+ * Layer: api (the graphs and their placement are runtime/comm/proc_topo.h).
  *
  * A distributed graph made with MPI_Dist_graph_create, or with reorder, is first gathered
  * whole on every process (one allgather of the edges): each process then picks its own lists
@@ -12,8 +12,8 @@
  */
 #include "config.h"
 
-#include "runtime/api/topo_api.h"
-#include "runtime/error.h"
+#include "api/api_topo.h"
+#include "base/error.h"
 #include "runtime/info.h"
 
 #include <stdlib.h>

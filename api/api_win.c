@@ -1,8 +1,8 @@
 /*
- * win.c - the MPI entry points of windows: making and freeing them, their memory, group,
+ * api_win.c - the MPI entry points of windows: making and freeing them, their memory, group,
  * name, hints and error handlers (attributes: attr.c; operations and epochs: rma.c).
  *
- * Layer: runtime API.  Must not: reach a window's memory or peers (rma/ does).
+ * Layer: api.  Must not: reach a window's memory or peers (rma/ does).
  *
  * A window owns a communicator of its own, made like a duplicate of the one it was made over
  * (without its attributes): the window's messages travel on that context, and errors on the
@@ -11,9 +11,9 @@
 #include "config.h"
 
 #include "rma/rma.h"
-#include "runtime/api/api.h"
+#include "api/api.h"
 #include "runtime/errhandler.h"
-#include "runtime/group.h"
+#include "runtime/comm/group.h"
 #include "runtime/info.h"
 #include "runtime/thread.h"
 

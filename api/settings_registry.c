@@ -1,7 +1,7 @@
 /*
  * settings_registry.c - the list of every settings table of libcomm.
  *
- * Layer: runtime API (the top of the library, so it may name every component's table).
+ * Layer: api (the top of the library, so it may name every component's table).
  * MPI_Init checks the environment against this list; comm-info prints it; comm(7) documents it.
  * A component that declares settings adds its table here, once.
  */
@@ -10,10 +10,10 @@
 #include "btl/btl.h"
 #include "coll/coll.h"
 #include "rma/rma.h"
-#include "runtime/api/api.h"
+#include "api/api.h"
 #include "runtime/job_topo.h"
-#include "runtime/log.h"
-#include "runtime/p2p.h"
+#include "base/log.h"
+#include "runtime/p2p/p2p.h"
 
 /* Read-only variables comm-run gives every rank, so that scripts need no MPI call. */
 static const struct comm_setting provided_settings[] = {

@@ -1,13 +1,13 @@
 /*
  * abort.c - ending the job on a fatal error or MPI_Abort.
  *
- * Layer: runtime base.  The only file of libcomm that calls _exit().
+ * Layer: base.  The only file of libcomm that calls _exit().
  * Must not: call PMIx directly (the runtime installs a hook that does).
  */
 #include "config.h"
 
-#include "runtime/abort.h"
-#include "runtime/log.h"
+#include "base/abort.h"
+#include "base/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>

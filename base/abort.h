@@ -1,7 +1,7 @@
 /*
  * abort.h - the one way out of a process that uses libcomm.
  *
- * Layer: runtime base.  The only file in the library that may call exit(), _exit() or abort().
+ * Layer: base.  The only file in the library that may call exit(), _exit() or abort().
  *
  * comm_abort() logs why, asks the process manager (through the hook that the runtime installs
  * once PMIx is up) to end the whole job, then exits.  COMM_ASSERT checks internal invariants in

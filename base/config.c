@@ -1,14 +1,14 @@
 /*
  * config.c - reading and validating settings (environment variables).
  *
- * Layer: runtime base.  The only caller of getenv() in comm.
+ * Layer: base.  The only caller of getenv() in comm.
  * Must not: know any component's settings; the tables come from the caller.
  */
 #include "config.h"
 
-#include "runtime/config_table.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/config_table.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,13 +1,13 @@
 /*
  * config_table.h - settings: how a component declares them and how it reads them.
  *
- * Layer: runtime base (every layer and the tools use it).
+ * Layer: base (every layer and the tools use it).
  * Must not: log anything but the error for a malformed value; know any component by name.
  *
  * Every setting is an environment variable.  A component declares its settings once, in one
  * static `struct comm_setting_table`: name, type, default, one line of help, audience.  The
- * tables are listed in runtime/api/settings_registry.c, which is what comm-info prints and
- * comm(7) documents.  runtime/config.c is the only caller of getenv() in comm.
+ * tables are listed in api/settings_registry.c, which is what comm-info prints and
+ * comm(7) documents.  base/config.c is the only caller of getenv() in comm.
  *
  * Thread safety: the read functions only read the environment; call them from one thread at
  * init time (the environment may not be changed concurrently).

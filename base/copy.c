@@ -1,7 +1,7 @@
 /*
  * copy.c - copies with non-temporal stores, for large buffers nobody reads again soon.
  *
- * Layer: runtime base.  See copy.h.
+ * Layer: base.  See copy.h.
  *
  * On x86-64 the destination is first brought to a 32-byte boundary with memcpy, then written
  * 128 bytes at a time with streaming stores (AVX2 when the CPU has it, SSE2, which every
@@ -10,7 +10,7 @@
  */
 #include "config.h"
 
-#include "runtime/copy.h"
+#include "base/copy.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * copy.h - copying large buffers that nobody reads again soon.
  *
- * Layer: runtime base.  Must not: allocate or log.
+ * Layer: base.  Must not: allocate or log.
  *
  * A copy larger than a good part of the last-level cache, into memory that will not be read
  * before much else has gone through the cache (an all-to-all's own block, while the blocks of

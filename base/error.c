@@ -1,11 +1,11 @@
 /*
  * error.c - the only place that turns a comm status into text.
  *
- * Layer: runtime base.  Must not: log, allocate, or depend on any other comm file.
+ * Layer: base.  Must not: log, allocate, or depend on any other comm file.
  */
 #include "config.h"
 
-#include "runtime/error.h"
+#include "base/error.h"
 
 const char *comm_strerror(int status)
 {

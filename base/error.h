@@ -1,8 +1,8 @@
 /*
  * error.h - comm's internal status codes.
  *
- * Layer: runtime base (below everything else; used by every layer).
- * Must not: know about MPI error classes (runtime/api maps statuses to classes).
+ * Layer: base (below everything else; used by every layer).
+ * Must not: know about MPI error classes (the API maps statuses to classes).
  *
  * Every internal function returns an int: COMM_OK (0) on success, a negative COMM_ERR_* on
  * failure (`rc < 0` is the only failure test), or a positive value meaning "neither failed nor

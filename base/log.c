@@ -1,12 +1,12 @@
 /*
  * log.c - formatting, filtering and writing comm's diagnostic lines.
  *
- * Layer: runtime base.  Must not: call into any other layer, or write anything but log lines.
+ * Layer: base.  Must not: call into any other layer, or write anything but log lines.
  */
 #include "config.h"
 
-#include "runtime/log.h"
-#include "runtime/error.h"
+#include "base/log.h"
+#include "base/error.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
  * log.h - all of comm's diagnostic output.
  *
- * Layer: runtime base.  Must not: call into any other layer.
+ * Layer: base.  Must not: call into any other layer.
  *
  * A rank's line reads "[host:rank] component level: message"; a tool's (comm-run, comm-info)
  * reads "tool: message" for errors and "tool: level: message" otherwise.  Each line is written
@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "runtime/config_table.h"
+#include "base/config_table.h"
 
 enum comm_log_level {
     COMM_LOG_ERROR,

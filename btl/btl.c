@@ -6,8 +6,8 @@
 #include "config.h"
 
 #include "btl/btl.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -55,7 +55,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
-#include "runtime/config_table.h"
+#include "base/config_table.h"
 
 struct comm_btl_module;
 struct comm_btl_endpoint;

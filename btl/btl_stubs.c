@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "btl/btl_stubs.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 int comm_btl_stub_reserve(struct comm_btl_endpoint *ep, size_t len, void **slot_out)
 {

@@ -27,8 +27,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "runtime/api/mpi.h"
-#include "runtime/config_table.h"
+#include "include/mpi.h"
+#include "base/config_table.h"
 
 struct comm_communicator;
 struct comm_datatype;

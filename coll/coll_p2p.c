@@ -7,10 +7,10 @@
 #include "config.h"
 
 #include "coll/coll.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 
 #include <stdlib.h>
 #include <string.h>

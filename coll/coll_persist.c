@@ -6,10 +6,10 @@
 #include "config.h"
 
 #include "coll/coll_persist.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
-#include "runtime/op.h"
-#include "runtime/request.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/op/op.h"
+#include "runtime/p2p/request.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * coll_persist.h - persistent collectives (MPI_Bcast_init and the rest, MPI 4.0): a request
  * that keeps a collective's arguments and runs a new schedule at every MPI_Start.
  *
- * Layer: coll.  Must not: check MPI arguments (runtime/api does, at the _init call).
+ * Layer: coll.  Must not: check MPI arguments (the API does, at the _init call).
  *
  * Any operation with a builder (coll/nbc/nbc.h: a comm_coll_build_fn and its struct
  * comm_coll_args) is persistent with no code of its own: the _init call checks its arguments

@@ -6,12 +6,12 @@
 #include "config.h"
 
 #include "coll/coll_sched.h"
-#include "runtime/communicator.h"
-#include "runtime/error.h"
-#include "runtime/datatype.h"
-#include "runtime/op.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
+#include "runtime/comm/communicator.h"
+#include "base/error.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/op/op.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 #include "runtime/thread.h"
 
 #include <stdlib.h>

@@ -19,10 +19,10 @@
 #include "coll/scan/scan.h"
 #include "coll/scatter/scatter.h"
 #include "coll/shm/coll_shm.h"
-#include "runtime/communicator.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
-#include "runtime/op.h"
+#include "runtime/comm/communicator.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "runtime/op/op.h"
 
 #include <stdatomic.h>
 #include <stdint.h>

@@ -12,7 +12,7 @@
 #ifndef COMM_FORT_H
 #define COMM_FORT_H
 
-#include "runtime/api/mpi.h"
+#include "include/mpi.h"
 
 #include <ISO_Fortran_binding.h>
 #include <stdatomic.h>

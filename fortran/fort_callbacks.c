@@ -3,8 +3,8 @@
  * error handler, keyval and generalized-request constructors) or move attribute values between
  * the languages, and the predefined attribute callbacks of Fortran.
  *
- * Layer: fortran (above runtime/api).  Calls the public MPI_ functions, and for user ops and
- * error handlers the hooks of runtime/api (comm_api_op_create_invoked,
+ * Layer: fortran (above api/).  Calls the public MPI_ functions, and for user ops and
+ * error handlers the hooks of api/ (comm_api_op_create_invoked,
  * comm_api_errhandler_create_invoked).  Must not: touch the runtime's objects directly.
  *
  * A Fortran procedure takes integer handles by reference, so libcomm cannot call it as a C
@@ -31,7 +31,7 @@
 #include "config.h"
 
 #include "fortran/fort_callbacks.h"
-#include "runtime/api/api.h"
+#include "api/api.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * fort_callbacks.h - the Fortran entry points that take user procedures or attribute values,
  * and the predefined attribute callbacks a Fortran program passes (fortran/fort_callbacks.c).
  *
- * Layer: fortran (above runtime/api).  Must not: be included by runtime/, coll/ or rma/.
+ * Layer: fortran (above api/).  Must not: be included by runtime/, coll/ or rma/.
  *
  * Every function is what gfortran calls for MPI_Xxx from mpif.h, `use mpi` or `use mpi_f08`:
  * the C symbol mpi_xxx_, every argument by reference, handles as their Fortran index
@@ -13,7 +13,7 @@
 #ifndef COMM_FORT_CALLBACKS_H
 #define COMM_FORT_CALLBACKS_H
 
-#include "runtime/api/mpi.h"
+#include "include/mpi.h"
 
 /* Exported from libcomm although the library is built with hidden visibility. */
 #define COMM_FORT_API __attribute__((visibility("default")))

@@ -9,7 +9,7 @@
 #include "config.h"
 
 #include "fortran/fort.h"
-#include "runtime/api/api.h"
+#include "api/api.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -22,11 +22,11 @@
 #include "rma/rma.h"
 #include "launcher/comm_run.h"
 #include "pmix-glue/pmix_client.h"
-#include "runtime/api/api.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
-#include "runtime/topo/topo.h"
-#include "runtime/topo/topo_hw.h"
+#include "api/api.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "topo/topo.h"
+#include "topo/topo_hw.h"
 
 #include <event2/event.h>
 #include <hwloc.h>

@@ -9,10 +9,10 @@
 
 #include "launcher/comm_run.h"
 #include "pmix-glue/pmix_server.h"
-#include "runtime/api/api.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
-#include "runtime/topo/topo.h"
+#include "api/api.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "topo/topo.h"
 
 #include <event2/event.h>
 #include <event2/thread.h>

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "runtime/config_table.h"
+#include "base/config_table.h"
 
 struct event_base;
 struct event;

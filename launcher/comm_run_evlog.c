@@ -13,7 +13,7 @@
 #include "config.h"
 
 #include "launcher/comm_run.h"
-#include "runtime/log.h"
+#include "base/log.h"
 
 #include <event2/event.h>
 

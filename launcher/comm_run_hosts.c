@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "launcher/comm_run.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <ctype.h>
 #include <errno.h>

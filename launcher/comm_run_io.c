@@ -11,8 +11,8 @@
 #include "config.h"
 
 #include "launcher/comm_run.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <event2/buffer.h>
 #include <event2/event.h>

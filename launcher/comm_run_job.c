@@ -13,8 +13,8 @@
 
 #include "launcher/comm_run.h"
 #include "pmix-glue/pmix_server.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <event2/event.h>
 

@@ -24,8 +24,8 @@
 #include "launcher/comm_run.h"
 #include "launcher/comm_run_wire.h"
 #include "pmix-glue/pmix_server.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>

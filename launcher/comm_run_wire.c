@@ -11,7 +11,7 @@
 #include "config.h"
 
 #include "launcher/comm_run_wire.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>

@@ -7,9 +7,9 @@
 #include "config.h"
 
 #include "pmix-glue/pmix_client.h"
-#include "runtime/config_table.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/config_table.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <pmix.h>
 

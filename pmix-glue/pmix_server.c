@@ -7,8 +7,8 @@
 #include "config.h"
 
 #include "pmix-glue/pmix_server.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <pmix.h>
 #include <pmix_server.h>

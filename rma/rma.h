@@ -2,7 +2,7 @@
  * rma.h - one-sided communication: windows, the operations on them and their epochs.
  *
  * Layer: rma, beside coll (above the runtime core, below the MPI API).  Must not: check MPI
- * arguments (runtime/api/win.c and rma.c do, including whether an epoch allows a call) or raise
+ * arguments (api/api_win.c and api_rma.c do, including whether an epoch allows a call) or raise
  * errors; functions return MPI error codes for the API to raise.
  *
  * How a byte reaches a target, chosen per target when the window is made:
@@ -36,8 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/api/mpi.h"
-#include "runtime/config_table.h"
+#include "include/mpi.h"
+#include "base/config_table.h"
 
 struct comm_communicator;
 struct comm_datatype;
@@ -124,7 +124,7 @@ struct comm_win {
     int model;              /* MPI_WIN_UNIFIED */
     struct comm_info *info; /* the hints given, as MPI_Win_get_info returns them */
     char name[MPI_MAX_OBJECT_NAME];
-    void *attrs; /* the user's attributes (runtime/api/attr.c owns them) */
+    void *attrs; /* the user's attributes (api/api_attr.c owns them) */
     const void *accepted_op, *accepted_type; /* the API's last accepted accumulate (predefined) */
     struct comm_rma_peer *peers;
     size_t rdma_min;   /* net targets: smaller puts and gets travel as messages */

@@ -14,13 +14,13 @@
 
 #include "btl/btl.h"
 #include "coll/coll.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
-#include "runtime/op.h"
-#include "runtime/p2p.h"
-#include "runtime/request.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "runtime/op/op.h"
+#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/request.h"
 #include "runtime/thread.h"
 
 #include <sched.h>

@@ -1,7 +1,7 @@
 /*
  * errhandler.h - error handlers: the predefined ones and those the user creates.
  *
- * Layer: runtime core.  Must not: decide what an error is (runtime/api raises errors).
+ * Layer: runtime core.  Must not: decide what an error is (the API raises errors).
  *
  * Ownership: MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN are static.  A user handler is
  * reference-counted: its handle holds one reference, each communicator using it one more.
@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "runtime/api/mpi.h"
+#include "include/mpi.h"
 
 enum comm_errhandler_kind {
     COMM_ERRHANDLER_FATAL,  /* MPI_ERRORS_ARE_FATAL: end the job */

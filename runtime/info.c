@@ -9,7 +9,7 @@
 #include "config.h"
 
 #include "runtime/info.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <stdint.h>
 #include <stdlib.h>

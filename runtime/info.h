@@ -2,7 +2,7 @@
  * info.h - info objects: ordered lists of (key, value) strings that hint at how to do things.
  *
  * Layer: runtime core.  Must not: check MPI arguments (lengths, empty strings), raise MPI errors
- * or print; runtime/api does.
+ * or print; the API does.
  *
  * Ownership: an info object is reference-counted: the user's handle holds one reference, and
  * an object that keeps the hints it was given (a window, a file) may hold another.  It owns
@@ -12,7 +12,7 @@
 #ifndef COMM_INFO_H
 #define COMM_INFO_H
 
-#include "runtime/api/mpi.h"
+#include "include/mpi.h"
 
 struct comm_info_entry {
     char *key;

@@ -7,8 +7,8 @@
 #include "runtime/job_topo.h"
 
 #include "pmix-glue/pmix_client.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <inttypes.h>

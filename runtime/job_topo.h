@@ -2,7 +2,7 @@
  * job_topo.h - the topology a job runs on: which file each rank loads at MPI_Init, the check
  * that every host loaded the same tree, and the tree the rest of the runtime reads.
  *
- * Layer: runtime core.  Uses runtime/topo (the model) and pmix-glue (the exchange).
+ * Layer: runtime core.  Uses topo/ (the model) and pmix-glue (the exchange).
  *
  * Which file: COMM_TOPO_FILE names it; "none" turns topology off; unset (or empty), a job under
  * Slurm (SLURM_JOB_ID in the environment) uses the topology.conf beside Slurm's configuration
@@ -20,8 +20,8 @@
 #ifndef COMM_JOB_TOPO_H
 #define COMM_JOB_TOPO_H
 
-#include "runtime/config_table.h"
-#include "runtime/topo/topo.h"
+#include "base/config_table.h"
+#include "topo/topo.h"
 
 #include <stdbool.h>
 

@@ -6,12 +6,12 @@
 #include "config.h"
 
 #include "runtime/runtime.h"
-#include "runtime/abort.h"
-#include "runtime/error.h"
-#include "runtime/communicator.h"
+#include "base/abort.h"
+#include "base/error.h"
+#include "runtime/comm/communicator.h"
 #include "runtime/job_topo.h"
-#include "runtime/log.h"
-#include "runtime/p2p.h"
+#include "base/log.h"
+#include "runtime/p2p/p2p.h"
 #include "runtime/thread.h"
 
 #include <dlfcn.h>

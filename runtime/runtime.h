@@ -1,8 +1,8 @@
 /*
  * runtime.h - the process-wide state of libcomm: init, finalize, who this rank is.
  *
- * Layer: runtime core.  Called by runtime/api; calls pmix-glue and the runtime base.
- * Must not: know about MPI argument checking or error handlers (runtime/api does that).
+ * Layer: runtime core.  Called by api/; calls pmix-glue and base/
+ * Must not: know about MPI argument checking or error handlers (the API does that).
  *
  * Thread safety: init and finalize run on the thread that called MPI_Init; the getters read
  * state that is fixed between them.
@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "pmix-glue/pmix_client.h"
-#include "runtime/config_table.h"
+#include "base/config_table.h"
 
 enum comm_runtime_state {
     COMM_RUNTIME_NOT_STARTED,
@@ -27,7 +27,7 @@ enum comm_runtime_state {
  * checks every setting of TABLES in the environment (warning about unknown COMM_* names on
  * rank 0), configures logging, and checks with a fence that every rank runs the same libcomm.
  * THREAD_LEVEL is the level granted.  A runtime that was finalized may start again (sessions
- * do: runtime/api/init.c).  Returns COMM_OK, COMM_ERR_STATE (running already),
+ * do: api/api_init.c).  Returns COMM_OK, COMM_ERR_STATE (running already),
  * COMM_ERR_BAD_PARAM (a malformed setting, logged), or COMM_ERR_PMIX.
  */
 int comm_runtime_init(const struct comm_setting_table *const *tables, size_t ntables,

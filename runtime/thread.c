@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "runtime/thread.h"
-#include "runtime/api/mpi.h"
+#include "include/mpi.h"
 
 #include <stdatomic.h>
 

@@ -2,7 +2,7 @@
  * thread.h - MPI_THREAD_MULTIPLE: the core lock, and a small mutex for tables kept above the
  * core.
  *
- * Layer: runtime core.  Used by the core, coll/ and runtime/api.  Must not: be taken by a btl
+ * Layer: runtime core.  Used by the core, coll/ and api/.  Must not: be taken by a btl
  * (btls are called with the core lock held, see btl/btl.h).
  *
  * Cost: every function here first tests one flag, set once by comm_thread_init (MPI_Init) and
@@ -14,7 +14,7 @@
  * context ids, the buffered-send buffer, the progress hooks and every btl (which the core calls
  * only with the lock held).  It is recursive within a thread: a core function may call another.
  * Core entry points take it themselves (comm_p2p_start_send, comm_progress, ...), so the MPI
- * entry points in runtime/api and the algorithms in coll/ need not.
+ * entry points in api/ and the algorithms in coll/ need not.
  *
  * Rules for the holder: never wait for a message (comm_progress_until and comm_progress_wait
  * take the lock themselves, and must be called without it: a waiting thread gives up the lock
@@ -23,7 +23,7 @@
  * A request's completion is published with comm_request_is_complete (request.h): a thread may
  * read it without the lock and, once true, read the request's status and error.
  *
- * Tables above the core (keyvals, error classes, handle tables of runtime/api) that are not
+ * Tables above the core (keyvals, error classes, handle tables of api/) that are not
  * reached from progress take a struct comm_mutex of their own:
  *
  *     static struct comm_mutex table_lock = COMM_MUTEX_INITIALIZER;

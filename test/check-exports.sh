@@ -8,7 +8,7 @@
 set -u
 builddir=${TEST_BUILDDIR:?}
 srcdir=${TEST_SRCDIR:?}
-lib=$builddir/runtime/.libs/libcomm.so
+lib=$builddir/api/.libs/libcomm.so
 bad=0
 [[ -f $lib ]] || { echo "exports: $lib not built"; exit 1; }
 
@@ -32,13 +32,13 @@ while read -r type name; do
     esac
 done <<<"$exported"
 
-declared=$(grep -E '^COMM_MPI_API ' "$srcdir/runtime/api/mpi.h" | grep -oE '[ *](P?MPI_[A-Za-z0-9_]+)\(' |
+declared=$(grep -E '^COMM_MPI_API ' "$srcdir/include/mpi.h" | grep -oE '[ *](P?MPI_[A-Za-z0-9_]+)\(' |
     grep -oE 'P?MPI_[A-Za-z0-9_]+' | sort -u)
 for f in $declared; do
     grep -qE " $f\$" <<<"$exported" || { echo "exports: $f is declared in mpi.h but missing"; bad=1; }
 done
 # The static library, when built: its MPI_ names weak.
-archive=$builddir/runtime/.libs/libcomm.a
+archive=$builddir/api/.libs/libcomm.a
 if [[ -f $archive ]]; then
     strong=$(nm --defined-only "$archive" 2>/dev/null | awk '$2 == "T" && $3 ~ /^MPI_/ {print $3}')
     for f in $strong; do

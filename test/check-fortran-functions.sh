@@ -6,8 +6,8 @@
 set -u
 builddir=${TEST_BUILDDIR:?}
 srcdir=${TEST_SRCDIR:?}
-lib=$builddir/runtime/.libs/libcomm.so
-mpih=$srcdir/runtime/api/mpi.h
+lib=$builddir/api/.libs/libcomm.so
+mpih=$srcdir/include/mpi.h
 bad=0
 for f in "$lib" "$builddir/fortran/mpif.h" "$builddir/fortran/mpi.f90" \
     "$builddir/fortran/mpi_f08.f90" "$builddir/fortran/mpi.mod" "$builddir/fortran/mpi_f08.mod"; do

@@ -16,14 +16,10 @@ layer_of() {
     base=$(basename "$o" .o)
     base=${base#*-}   # per-target prefix "libfoo_la-"
     case $o in
-    ./runtime/api/*) echo 6 ;;
-    ./runtime/topo/*) echo 2 ;;
-    ./runtime/*)
-        case $base in
-        abort | config | copy | error | log) echo 0 ;;
-        *) echo 4 ;;
-        esac
-        ;;
+    ./api/*) echo 6 ;;
+    ./topo/*) echo 2 ;;
+    ./base/*) echo 0 ;;
+    ./runtime/*) echo 4 ;;
     ./pmix-glue/*) echo 1 ;;
     ./btl/*) echo 3 ;;
     ./coll/* | ./rma/*) echo 5 ;;
@@ -33,7 +29,7 @@ layer_of() {
     esac
 }
 
-objects=$(find ./runtime ./pmix-glue ./btl ./coll ./rma ./fortran ./launcher -name '*.o' 2>/dev/null |
+objects=$(find ./base ./topo ./api ./runtime ./pmix-glue ./btl ./coll ./rma ./fortran ./launcher -name '*.o' 2>/dev/null |
     sort)
 if [[ -z $objects ]]; then
     echo "check-layering: no objects found under $builddir (build first)"

@@ -6,7 +6,7 @@
 set -u
 builddir=${TEST_BUILDDIR:?}
 srcdir=${TEST_SRCDIR:?}
-lib=$builddir/runtime/.libs/libcomm.so
+lib=$builddir/api/.libs/libcomm.so
 list=$srcdir/test/mpi-functions.txt
 bad=0
 [[ -f $lib ]] || { echo "mpi-functions: $lib not built"; exit 1; }

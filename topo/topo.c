@@ -2,14 +2,14 @@
  * topo.c - the cluster tree of topo.h: built from a file's statements, checked, asked about,
  * written back and drawn.
  *
- * Layer: runtime/topo.  No logging here: faults go back to the caller as "file:line: what".
+ * Layer: topo.  No logging here: faults go back to the caller as "file:line: what".
  */
 #include "config.h"
 
-#include "runtime/topo/topo.h"
-#include "runtime/topo/topo_build.h"
+#include "topo/topo.h"
+#include "topo/topo_build.h"
 
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <ctype.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
  * topo.h - the cluster tree: hosts under switches, switches under switches, read from a
  * topology file (Slurm's topology.conf, or comm's own format, which adds keys).
  *
- * Layer: runtime/topo, above the base (log, errors) and below everything else.  A pure model:
+ * Layer: topo, above the base (log, errors) and below everything else.  A pure model:
  * it sends no messages and knows no MPI, PMIx or libfabric.  Callers load a file (or parse a
  * text), then ask questions: where is a host, which switch is its ancestor at a level, what
  * are the levels called.

@@ -2,12 +2,12 @@
  * topo_build.h - between the topology file's parser (topo_file.c) and the model (topo.c): the
  * statements a file holds, as written, which comm_topo_build turns into a checked tree.
  *
- * Layer: runtime/topo, internal.
+ * Layer: topo, internal.
  */
 #ifndef COMM_TOPO_BUILD_H
 #define COMM_TOPO_BUILD_H
 
-#include "runtime/topo/topo.h"
+#include "topo/topo.h"
 
 enum comm_topo_statement_kind {
     COMM_TOPO_STATEMENT_SWITCH, /* SwitchName=... */

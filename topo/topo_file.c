@@ -2,15 +2,15 @@
  * topo_file.c - reading a topology file (Slurm's topology.conf, or comm's format) into the
  * model of topo.h.
  *
- * Layer: runtime/topo.  Parsing only: the statements are checked, then handed to
+ * Layer: topo.  Parsing only: the statements are checked, then handed to
  * comm_topo_build (topo.c), which links the tree and checks its shape.  Every fault is an
  * error naming file:line; unknown keys are warned once each.
  */
-#include "runtime/topo/topo.h"
-#include "runtime/topo/topo_build.h"
+#include "topo/topo.h"
+#include "topo/topo_build.h"
 
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
  * topo_hostlist.c - Slurm's hostlists: "tux[0-3,7],login" to names and back.
  *
- * Layer: runtime/topo.  Pure string work: no logging (errors go back in a message).
+ * Layer: topo.  Pure string work: no logging (errors go back in a message).
  *
  * A hostlist is a comma-separated list of items; an item is text with any number of bracket
  * groups, each a comma-separated list of numbers and ranges ("0-3,7").  A range whose first
@@ -9,9 +9,9 @@
  * give every combination, the first group varying slowest ("r[1-2]n[1-2]": r1n1 r1n2 r2n1
  * r2n2).  Names may hold letters, digits, '.', '_' and '-'.
  */
-#include "runtime/topo/topo.h"
+#include "topo/topo.h"
 
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <ctype.h>
 #include <stdarg.h>

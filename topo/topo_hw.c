@@ -1,13 +1,13 @@
 /*
  * topo_hw.c - a rank's place inside its host (topo_hw.h), from hwloc.
  *
- * Layer: runtime/topo.  No logging: faults go back to the caller in err.
+ * Layer: topo.  No logging: faults go back to the caller in err.
  */
 #include "config.h"
 
-#include "runtime/topo/topo_hw.h"
+#include "topo/topo_hw.h"
 
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <hwloc.h>
 

@@ -2,7 +2,7 @@
  * topo_hw.h - the inside of a host, from hwloc: which package, NUMA node, caches and core a
  * rank sits on.
  *
- * Layer: runtime/topo, like topo.h: a model that sends no messages.  hwloc reads this host, or
+ * Layer: topo, like topo.h: a model that sends no messages.  hwloc reads this host, or
  * the XML file HWLOC_XMLFILE names (so tests can describe hosts they do not have).
  *
  * A rank's place.  Its core is taken from its binding when the binding lies inside one core;

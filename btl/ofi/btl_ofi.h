@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "runtime/config_table.h"
+#include "base/config_table.h"
 
 /* The settings of the ofi btl, for the settings registry. */
 extern const struct comm_setting_table comm_btl_ofi_settings;

@@ -9,7 +9,7 @@
 
 #include "btl/ofi/btl_ofi.h"
 #include "btl/ofi/btl_ofi_settings.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <stdio.h>
 #include <string.h>

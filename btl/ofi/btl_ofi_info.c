@@ -9,7 +9,7 @@
 
 #include "btl/ofi/btl_ofi_module.h"
 #include "btl/ofi/btl_ofi_settings.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <stdio.h>
 

@@ -11,8 +11,8 @@
 #include "btl/ofi/btl_ofi_module.h"
 #include "btl/ofi/btl_ofi_settings.h"
 #include "pmix-glue/pmix_client.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <net/if.h>
 #include <stdio.h>

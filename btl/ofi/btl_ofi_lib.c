@@ -19,8 +19,8 @@
 
 #include "btl/ofi/btl_ofi_module.h"
 #include "btl/ofi/btl_ofi_settings.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <dlfcn.h>
 #include <link.h>

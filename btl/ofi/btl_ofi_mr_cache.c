@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "btl/ofi/btl_ofi_mr_cache.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <stdlib.h>
 #include <unistd.h>

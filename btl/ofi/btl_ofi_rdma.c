@@ -15,8 +15,8 @@
 #include "config.h"
 
 #include "btl/ofi/btl_ofi_module.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <sched.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "btl/ofi/btl_ofi_module.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <ifaddrs.h>
 #include <net/if.h>

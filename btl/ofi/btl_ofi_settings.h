@@ -6,7 +6,7 @@
 #ifndef COMM_BTL_OFI_SETTINGS_H
 #define COMM_BTL_OFI_SETTINGS_H
 
-#include "runtime/config_table.h"
+#include "base/config_table.h"
 
 enum comm_btl_ofi_setting {
     COMM_BTL_OFI_SETTING_BACKEND,

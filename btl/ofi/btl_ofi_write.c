@@ -11,8 +11,8 @@
 #include "config.h"
 
 #include "btl/ofi/btl_ofi_module.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <stdlib.h>
 #include <string.h>

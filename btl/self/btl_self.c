@@ -8,8 +8,8 @@
 
 #include "btl/btl.h"
 #include "btl/btl_stubs.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <stdlib.h>
 #include <string.h>

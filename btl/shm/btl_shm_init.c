@@ -7,8 +7,8 @@
 
 #include "btl/btl_stubs.h"
 #include "btl/shm/btl_shm.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <fcntl.h>

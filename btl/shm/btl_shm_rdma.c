@@ -10,8 +10,8 @@
 #include "config.h"
 
 #include "btl/shm/btl_shm.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "btl/shm/btl_shm.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <string.h>
 

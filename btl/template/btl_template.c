@@ -10,7 +10,7 @@
 
 #include "btl/btl.h"
 #include "btl/btl_stubs.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <stdlib.h>
 

@@ -7,7 +7,7 @@
 
 #include "coll/allgather/allgather.h"
 #include "coll/hier/hier.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 enum { ALLGATHER_RING, ALLGATHER_RECURSIVE_DOUBLING, ALLGATHER_BRUCK, ALLGATHER_HIER };
 

@@ -15,8 +15,8 @@
 #include "config.h"
 
 #include "coll/allgather/allgather.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdlib.h>
 

@@ -21,7 +21,7 @@
 
 #include "coll/allgather/allgather.h"
 #include "coll/hier/hier.h"
-#include "runtime/datatype.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
 #include "coll/allreduce/allreduce.h"
 #include "coll/hier/hier.h"
 #include "coll/shm/coll_shm.h"
-#include "runtime/communicator.h"
-#include "runtime/op.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/op/op.h"
 
 /* Measured (2 ranks, one host, OSU-style benchmark): from 1 MiB Rabenseifner's halves, read
  * straight out of the send buffers, beat the shared buffer (116 against 128 us at 1 MiB, 190

@@ -20,7 +20,7 @@
 
 #include "coll/allreduce/allreduce.h"
 #include "coll/hier/hier.h"
-#include "runtime/datatype.h"
+#include "runtime/datatype/datatype.h"
 
 /* Over the rails: my piece's first element and count at each rail, down, then back up. */
 static int allreduce_rails(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,

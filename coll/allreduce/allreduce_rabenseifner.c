@@ -20,7 +20,7 @@
 
 #include "coll/allreduce/allreduce.h"
 #include "coll/coll_blocks.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 #include <stdlib.h>
 

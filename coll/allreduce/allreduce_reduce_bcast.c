@@ -10,7 +10,7 @@
 #include "coll/allreduce/allreduce.h"
 #include "coll/bcast/bcast.h"
 #include "coll/reduce/reduce.h"
-#include "runtime/datatype.h"
+#include "runtime/datatype/datatype.h"
 
 int comm_coll_allreduce_reduce_bcast(const void *sbuf, void *rbuf, MPI_Count count,
                                      struct comm_datatype *dt, struct comm_op *op,

@@ -7,7 +7,7 @@
 
 #include "coll/alltoall/alltoall.h"
 #include "coll/shm/coll_shm.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 enum { ALLTOALL_PAIRWISE, ALLTOALL_BRUCK, ALLTOALL_SHM };
 

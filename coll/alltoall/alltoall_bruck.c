@@ -17,8 +17,8 @@
 #include "config.h"
 
 #include "coll/alltoall/alltoall.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,10 +15,10 @@
 #include "config.h"
 
 #include "coll/alltoall/alltoall.h"
-#include "runtime/communicator.h"
-#include "runtime/copy.h"
-#include "runtime/datatype.h"
-#include "runtime/request.h"
+#include "runtime/comm/communicator.h"
+#include "base/copy.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/p2p/request.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -25,8 +25,8 @@
 
 #include "coll/alltoall/alltoall.h"
 #include "coll/shm/coll_shm.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdbool.h>
 

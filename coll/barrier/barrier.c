@@ -8,7 +8,7 @@
 #include "coll/barrier/barrier.h"
 #include "coll/hier/hier.h"
 #include "coll/shm/coll_shm.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 const struct comm_coll_algorithm comm_coll_barrier_algorithms[] = {
     {.name = "dissemination", .fn.barrier = comm_coll_barrier_dissemination},

@@ -9,8 +9,8 @@
 #include "config.h"
 
 #include "coll/barrier/barrier.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 int comm_coll_barrier_dissemination(struct comm_communicator *comm)
 {

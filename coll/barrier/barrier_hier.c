@@ -10,7 +10,7 @@
 
 #include "coll/barrier/barrier.h"
 #include "coll/hier/hier.h"
-#include "runtime/datatype.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdlib.h>
 

@@ -13,7 +13,7 @@
 
 #include "coll/barrier/barrier.h"
 #include "coll/shm/coll_shm.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 int comm_coll_barrier_shm(struct comm_communicator *comm)
 {

@@ -8,7 +8,7 @@
 #include "coll/bcast/bcast.h"
 #include "coll/hier/hier.h"
 #include "coll/shm/coll_shm.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 enum { BCAST_BINOMIAL, BCAST_SCATTER_ALLGATHER, BCAST_CHAIN, BCAST_SHM, BCAST_HIER };
 

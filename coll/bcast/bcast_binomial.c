@@ -11,7 +11,7 @@
 #include "config.h"
 
 #include "coll/bcast/bcast.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 int comm_coll_bcast_binomial(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
                              struct comm_communicator *comm)

@@ -18,7 +18,7 @@
 
 #include "coll/bcast/bcast.h"
 #include "coll/hier/hier.h"
-#include "runtime/datatype.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdlib.h>
 

@@ -19,8 +19,8 @@
 
 #include "coll/bcast/bcast.h"
 #include "coll/shm/coll_shm.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 /* A message that fits the root's control line goes in it: the others take it with the step
  * that announces it, in one cache-line handoff instead of two (the step's, then a slot's). */

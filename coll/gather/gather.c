@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "coll/gather/gather.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 enum { GATHER_LINEAR, GATHER_BINOMIAL, GATHER_HIER };
 

@@ -18,8 +18,8 @@
 #include "config.h"
 
 #include "coll/gather/gather.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

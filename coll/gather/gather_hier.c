@@ -27,8 +27,8 @@
 
 #include "coll/gather/gather.h"
 #include "coll/hier/hier.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdlib.h>
 #include <string.h>

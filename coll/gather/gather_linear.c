@@ -8,8 +8,8 @@
 #include "config.h"
 
 #include "coll/gather/gather.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 int comm_coll_gather_linear(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt,
                             void *rbuf, const int *rcounts, const int *displs,

@@ -8,10 +8,10 @@
 
 #include "coll/hier/hier.h"
 
-#include "runtime/datatype.h"
-#include "runtime/error.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
 #include "runtime/job_topo.h"
-#include "runtime/log.h"
+#include "base/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>

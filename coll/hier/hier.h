@@ -28,7 +28,7 @@
 #include <stdbool.h>
 
 #include "coll/coll.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 struct comm_coll_hier {
     int nstages;

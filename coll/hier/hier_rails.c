@@ -15,10 +15,10 @@
 #include "coll/coll_blocks.h"
 #include "coll/hier/hier.h"
 
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <stdint.h>
 #include <stdio.h>

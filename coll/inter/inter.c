@@ -7,8 +7,8 @@
 #include "config.h"
 
 #include "coll/inter/inter.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 static int inter_local_barrier(struct comm_communicator *local)
 {

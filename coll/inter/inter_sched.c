@@ -17,8 +17,8 @@
 
 #include "coll/inter/inter.h"
 #include "coll/nbc/nbc.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 /* Between the groups' rank 0s: SBUF goes out, RBUF comes in (either may be absent). */
 static int inter_leaders(struct comm_coll_sched *s, struct comm_communicator *inter,

@@ -11,8 +11,8 @@
 #include "config.h"
 
 #include "coll/nbc/nbc.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 int comm_coll_iallgatherv(struct comm_coll_sched *s, const struct comm_coll_args *a)
 {

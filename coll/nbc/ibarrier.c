@@ -8,8 +8,8 @@
 
 #include "coll/hier/hier.h"
 #include "coll/nbc/nbc.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 int comm_coll_ibarrier(struct comm_coll_sched *s)
 {

@@ -8,8 +8,8 @@
 
 #include "coll/hier/hier.h"
 #include "coll/nbc/nbc.h"
-#include "runtime/datatype.h"
-#include "runtime/communicator.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/comm/communicator.h"
 
 int comm_coll_ibcast(struct comm_coll_sched *s, void *buf, MPI_Count count,
                      struct comm_datatype *dt, int root)

@@ -14,7 +14,7 @@
 
 #include "coll/hier/hier.h"
 #include "coll/nbc/nbc.h"
-#include "runtime/datatype.h"
+#include "runtime/datatype/datatype.h"
 
 
 /* A stage's members (ranks of the communicator, in rank order) and this rank's place. */

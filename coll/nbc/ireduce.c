@@ -15,9 +15,9 @@
 
 #include "coll/hier/hier.h"
 #include "coll/nbc/nbc.h"
-#include "runtime/datatype.h"
-#include "runtime/communicator.h"
-#include "runtime/op.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/op/op.h"
 
 int comm_coll_ireduce(struct comm_coll_sched *s, const void *sbuf, void *rbuf, MPI_Count count,
                       struct comm_datatype *dt, struct comm_op *op, int root)

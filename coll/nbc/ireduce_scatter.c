@@ -10,8 +10,8 @@
 #include "config.h"
 
 #include "coll/nbc/nbc.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 /* The number of elements of the whole vector: the sum of the blocks of the communicator's
  * (local group's) ranks. */

@@ -11,8 +11,8 @@
 #include "config.h"
 
 #include "coll/nbc/nbc.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 int comm_coll_iscan(struct comm_coll_sched *s, const void *sbuf, void *rbuf, MPI_Count count,
                     struct comm_datatype *dt, struct comm_op *op, bool exclusive)

@@ -10,8 +10,8 @@
 
 #include "coll/inter/inter.h"
 #include "coll/nbc/nbc.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 MPI_Count comm_coll_args_scount(const struct comm_coll_args *a, int r)
 {

@@ -17,7 +17,7 @@
 
 #include "coll/neighbor/neighbor.h"
 
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 #include <stdint.h>
 

@@ -8,8 +8,8 @@
 #include "coll/reduce/reduce.h"
 #include "coll/hier/hier.h"
 #include "coll/shm/coll_shm.h"
-#include "runtime/communicator.h"
-#include "runtime/op.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/op/op.h"
 
 /* Indexes into the table. */
 enum {

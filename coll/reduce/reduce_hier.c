@@ -15,7 +15,7 @@
 #include "config.h"
 
 #include "coll/hier/hier.h"
-#include "runtime/datatype.h"
+#include "runtime/datatype/datatype.h"
 #include "coll/reduce/reduce.h"
 
 static int reduce_rails(const void *sbuf, void *buf, MPI_Count count, struct comm_datatype *dt,

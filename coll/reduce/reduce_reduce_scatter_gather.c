@@ -21,7 +21,7 @@
 
 #include "coll/coll_blocks.h"
 #include "coll/reduce/reduce.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 #include <stdlib.h>
 

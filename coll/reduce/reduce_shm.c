@@ -20,8 +20,8 @@
 
 #include "coll/reduce/reduce.h"
 #include "coll/shm/coll_shm.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 int comm_coll_reduce_shm(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
                          struct comm_op *op, int root, struct comm_communicator *comm)

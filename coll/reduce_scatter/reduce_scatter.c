@@ -7,8 +7,8 @@
 
 #include "coll/hier/hier.h"
 #include "coll/reduce_scatter/reduce_scatter.h"
-#include "runtime/communicator.h"
-#include "runtime/op.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/op/op.h"
 
 /* Indexes into the table. */
 enum {

@@ -25,8 +25,8 @@
 
 #include "coll/hier/hier.h"
 #include "coll/reduce_scatter/reduce_scatter.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 #include <limits.h>
 #include <stdbool.h>

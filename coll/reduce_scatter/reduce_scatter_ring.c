@@ -16,8 +16,8 @@
 
 #include "coll/coll_blocks.h"
 #include "coll/reduce_scatter/reduce_scatter.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdlib.h>
 

@@ -13,9 +13,9 @@
 #include "config.h"
 
 #include "coll/scan/scan.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
-#include "runtime/op.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
+#include "runtime/op/op.h"
 
 int comm_coll_scan_recursive_doubling(const void *sbuf, void *rbuf, MPI_Count count,
                                       struct comm_datatype *dt, struct comm_op *op, bool exclusive,

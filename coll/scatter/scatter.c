@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "coll/scatter/scatter.h"
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
 enum { SCATTER_LINEAR, SCATTER_BINOMIAL, SCATTER_HIER };
 

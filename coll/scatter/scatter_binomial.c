@@ -19,8 +19,8 @@
 #include "config.h"
 
 #include "coll/scatter/scatter.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -26,8 +26,8 @@
 
 #include "coll/hier/hier.h"
 #include "coll/scatter/scatter.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 #include "config.h"
 
 #include "coll/scatter/scatter.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 
 int comm_coll_scatter_linear(const void *sbuf, const int *scounts, const int *displs,
                              struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,

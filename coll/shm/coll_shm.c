@@ -5,7 +5,7 @@
  * reduce and allreduce share.
  *
  * Layer: coll.  Must not: send messages once the segment is made; sleep in the kernel while
- * waiting (yield instead, see runtime/progress.c).
+ * waiting (yield instead, see runtime/p2p/progress.c).
  */
 #include "config.h"
 
@@ -13,11 +13,11 @@
 #include "coll/allreduce/allreduce.h"
 #include "coll/bcast/bcast.h"
 #include "btl/btl.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
-#include "runtime/log.h"
-#include "runtime/op.h"
-#include "runtime/p2p.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
+#include "base/log.h"
+#include "runtime/op/op.h"
+#include "runtime/p2p/p2p.h"
 #include "runtime/runtime.h"
 
 #include <errno.h>

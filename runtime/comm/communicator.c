@@ -5,11 +5,11 @@
  */
 #include "config.h"
 
-#include "runtime/communicator.h"
+#include "runtime/comm/communicator.h"
 
-#include "runtime/error.h"
+#include "base/error.h"
 #include "runtime/job_topo.h"
-#include "runtime/proc_topo.h"
+#include "runtime/comm/proc_topo.h"
 #include "runtime/thread.h"
 
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /*
  * communicator.h - communicator objects and the mapping from MPI_Comm handles to them.
  *
- * Layer: runtime core.  Must not: check MPI arguments or print (runtime/api does).
+ * Layer: runtime core.  Must not: check MPI arguments or print (the API does).
  *
  * Ownership: MPI_COMM_WORLD and MPI_COMM_SELF are static objects set up by
  * comm_communicator_init_predefined(); they live until the process exits.  Fields are written
@@ -17,11 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/api/mpi.h"
+#include "include/mpi.h"
 #include "runtime/errhandler.h"
 #include "runtime/info.h"
-#include "runtime/match.h"
-#include "runtime/topo/topo.h"
+#include "runtime/p2p/match.h"
+#include "topo/topo.h"
 
 struct comm_communicator {
     MPI_Comm handle; /* what the user holds */
@@ -44,7 +44,7 @@ struct comm_communicator {
     const long *remote_world_ranks;
     struct comm_communicator *local_comm;
     unsigned coll_seq; /* nonblocking collectives started here: their tags */
-    void *attrs;       /* the user's attributes (runtime/api/attr.c owns them) */
+    void *attrs;       /* the user's attributes (api/api_attr.c owns them) */
     /* What the collective layer keeps for this communicator (e.g. a shared-memory segment),
      * and how to free it; called when the communicator is freed and at finalize. */
     void *coll_state;
@@ -70,7 +70,7 @@ struct comm_communicator {
     unsigned refs;
     struct comm_communicator *zombie_next; /* released inside the engine, destroyed later */
     /* The process topology (MPI_Cart_create, MPI_Graph_create, MPI_Dist_graph_create*), shared
-     * with duplicates (runtime/proc_topo.h); NULL: none. */
+     * with duplicates (runtime/comm/proc_topo.h); NULL: none. */
     struct comm_proc_topo *proc_topo;
     /* A window's own communicator: the window (MPI_Win), whose user error handler is called
      * with it; NULL for every other communicator. */

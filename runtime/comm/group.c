@@ -9,8 +9,8 @@
  */
 #include "config.h"
 
-#include "runtime/group.h"
-#include "runtime/error.h"
+#include "runtime/comm/group.h"
+#include "base/error.h"
 
 #include <stdint.h>
 #include <stdlib.h>

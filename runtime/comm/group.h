@@ -1,7 +1,7 @@
 /*
  * group.h - process groups: ordered sets of world ranks, and the MPI set operations on them.
  *
- * Layer: runtime core.  Must not: check MPI arguments, raise MPI errors or print (runtime/api
+ * Layer: runtime core.  Must not: check MPI arguments, raise MPI errors or print (api/
  * does); the operations here take ranks that the caller has already checked, and refuse bad
  * ones with COMM_ERR_BAD_PARAM without logging.
  *
@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 
-#include "runtime/api/mpi.h"
+#include "include/mpi.h"
 
 /*
  * Made only by comm_group_create (or the static MPI_GROUP_EMPTY), which builds the by_world

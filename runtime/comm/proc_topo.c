@@ -6,10 +6,10 @@
  */
 #include "config.h"
 
-#include "runtime/proc_topo.h"
+#include "runtime/comm/proc_topo.h"
 
-#include "runtime/communicator.h"
-#include "runtime/error.h"
+#include "runtime/comm/communicator.h"
+#include "base/error.h"
 
 #include <stdlib.h>
 #include <string.h>

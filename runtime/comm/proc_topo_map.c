@@ -2,7 +2,7 @@
  * proc_topo_map.c - placing a process topology on the communicator's hosts (reorder = true).
  *
  * Layer: runtime core.  Must not: send messages: every member computes the same placement
- * from the levels its communicator already holds (runtime/communicator.h), so the result is
+ * from the levels its communicator already holds (runtime/comm/communicator.h), so the result is
  * agreed without a word exchanged.
  *
  * The slots: the communicator's ranks host by host, hosts in the order of the tree (sorted by
@@ -24,11 +24,11 @@
  */
 #include "config.h"
 
-#include "runtime/proc_topo.h"
+#include "runtime/comm/proc_topo.h"
 
-#include "runtime/communicator.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "runtime/comm/communicator.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <stdlib.h>
 #include <string.h>

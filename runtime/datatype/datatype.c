@@ -2,7 +2,7 @@
  * datatype.c - datatype objects: the predefined table, handle lookup, references, free.
  *
  * Layer: runtime core (datatype engine).  Must not: check MPI arguments or report errors to
- * the user (runtime/api/datatype.c does); build descriptions (datatype_desc.c) or pack.
+ * the user (api/api_datatype.c does); build descriptions (datatype_desc.c) or pack.
  *
  * Predefined types live in a static table indexed by their handle, built on first use.  A
  * derived type's handle is its address; every live derived type is in a registry (a hash set
@@ -11,9 +11,9 @@
  */
 #include "config.h"
 
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <pthread.h>
 #include <stddef.h>

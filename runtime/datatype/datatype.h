@@ -2,7 +2,7 @@
  * datatype.h - MPI datatypes: the objects, their compact description, and packing.
  *
  * Layer: runtime core.  Used by the point-to-point engine (to move a message's bytes), the
- * reduction ops and the MPI datatype API (runtime/api/datatype.c).
+ * reduction ops and the MPI datatype API (api/api_datatype.c).
  * Must not: know about communicators, requests or transports; check MPI arguments (the API
  * does, and names the argument at fault).
  *
@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/api/mpi.h"
+#include "include/mpi.h"
 
 struct comm_dt_node;
 
@@ -88,7 +88,7 @@ struct comm_datatype {
     MPI_Aint *addresses;
     MPI_Datatype *types; /* each derived one holds a reference */
     char name[MPI_MAX_OBJECT_NAME];
-    void *attrs; /* the user's attributes (runtime/api/attr.c owns them) */
+    void *attrs; /* the user's attributes (api/api_attr.c owns them) */
 };
 
 /* The object behind a handle, or NULL (MPI_DATATYPE_NULL, a freed handle, or a handle that

@@ -15,9 +15,9 @@
  */
 #include "config.h"
 
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -17,8 +17,8 @@
  */
 #include "config.h"
 
-#include "runtime/datatype.h"
-#include "runtime/error.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * the dispatch of a reduction over a datatype's layout.
  *
  * Layer: runtime core (reduction engine).  Must not: check MPI arguments or report errors to
- * the user (runtime/api/op.c does); contain typed loops (op_kernels.c does); allocate while
+ * the user (api/api_op.c does); contain typed loops (op_kernels.c does); allocate while
  * reducing.
  *
  * A reduction feeds the loops of op_kernels.c contiguous arrays: a dense buffer goes to the
@@ -17,10 +17,10 @@
  */
 #include "config.h"
 
-#include "runtime/op.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "runtime/op/op.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -2,7 +2,7 @@
  * op.h - MPI reduction operations: the objects, the type rules and the reduction engine.
  *
  * Layer: runtime core.  Used by the collectives (coll/), the one-sided accumulate path and the
- * MPI op API (runtime/api/op.c).
+ * MPI op API (api/api_op.c).
  * Must not: check MPI arguments or report errors to the user (the API does, and names the
  * argument at fault); know about communicators, requests or transports.
  *
@@ -30,7 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "runtime/api/mpi.h"
+#include "include/mpi.h"
 
 struct comm_datatype;
 

@@ -23,8 +23,8 @@
  */
 #include "config.h"
 
-#include "runtime/op.h"
-#include "runtime/error.h"
+#include "runtime/op/op.h"
+#include "base/error.h"
 
 #include <float.h>
 #include <limits.h>
@@ -87,7 +87,7 @@ enum op_group {
     OP_GRP_PAIR = 1 << 6,
 };
 
-/* C layouts of the pair types; the same as runtime/datatype.c's. */
+/* C layouts of the pair types; the same as runtime/datatype/datatype.c's. */
 struct op_float_int {
     float a;
     int b;
@@ -368,8 +368,8 @@ static const struct op_type_info op_types[] = {
     {MPI_2INT, OP_2INT, OP_GRP_PAIR},
     {MPI_SHORT_INT, OP_SHORT_INT, OP_GRP_PAIR},
     {MPI_LONG_DOUBLE_INT, OP_LONG_DOUBLE_INT, OP_GRP_PAIR},
-    /* Fortran: INTEGER and LOGICAL are 4 bytes (runtime/datatype.c); the logical loops read any
-     * non-zero LOGICAL as .true. and write 1 or 0 (gfortran's .true. and .false.). */
+    /* Fortran: INTEGER and LOGICAL are 4 bytes (runtime/datatype/datatype.c); the logical loops
+     * read any non-zero LOGICAL as .true. and write 1 or 0 (gfortran's .true. and .false.). */
     {MPI_INTEGER, OP_I32, OP_GRP_FINT},
     {MPI_REAL, OP_FLT, OP_GRP_FLOAT},
     {MPI_DOUBLE_PRECISION, OP_DBL, OP_GRP_FLOAT},

@@ -5,10 +5,10 @@
  */
 #include "config.h"
 
-#include "runtime/bsend.h"
-#include "runtime/api/mpi.h"
-#include "runtime/error.h"
-#include "runtime/p2p.h"
+#include "runtime/p2p/bsend.h"
+#include "include/mpi.h"
+#include "base/error.h"
+#include "runtime/p2p/p2p.h"
 #include "runtime/thread.h"
 
 #include <stdint.h>

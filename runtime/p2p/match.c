@@ -5,8 +5,8 @@
  */
 #include "config.h"
 
-#include "runtime/match.h"
-#include "runtime/api/mpi.h"
+#include "runtime/p2p/match.h"
+#include "include/mpi.h"
 
 #include <stdlib.h>
 

@@ -32,12 +32,12 @@
  */
 #include "config.h"
 
-#include "runtime/p2p.h"
+#include "runtime/p2p/p2p.h"
 #include "btl/btl.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "base/log.h"
 #include "runtime/thread.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * p2p.h - point-to-point protocols: the peers, the messages on the wire, sending, receiving
  * and the progress engine.
  *
- * Layer: runtime core, above the btls.  Must not: check MPI arguments (runtime/api does) or
+ * Layer: runtime core, above the btls.  Must not: check MPI arguments (the API does) or
  * know any btl's internals.
  *
  * Protocols, chosen per message by its packed size against the serving btl's eager limit:
@@ -29,9 +29,9 @@
 #include <stdint.h>
 
 #include "btl/btl.h"
-#include "runtime/api/mpi.h"
-#include "runtime/config_table.h"
-#include "runtime/request.h"
+#include "include/mpi.h"
+#include "base/config_table.h"
+#include "runtime/p2p/request.h"
 
 struct comm_btl_endpoint;
 struct comm_communicator;

@@ -15,9 +15,9 @@
  */
 #include "config.h"
 
-#include "runtime/p2p.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "runtime/p2p/p2p.h"
+#include "base/error.h"
+#include "base/log.h"
 #include "runtime/thread.h"
 
 #include <pthread.h>

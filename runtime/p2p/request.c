@@ -5,10 +5,10 @@
  */
 #include "config.h"
 
-#include "runtime/request.h"
-#include "runtime/bsend.h"
-#include "runtime/communicator.h"
-#include "runtime/datatype.h"
+#include "runtime/p2p/request.h"
+#include "runtime/p2p/bsend.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/datatype/datatype.h"
 #include "runtime/thread.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * request.h - requests: the state of one nonblocking operation, from start to completion.
  *
- * Layer: runtime core.  Must not: check MPI arguments (runtime/api does).
+ * Layer: runtime core.  Must not: check MPI arguments (the API does).
  *
  * Ownership: a request is allocated by the operation that starts it and freed when it has
  * completed and is no longer referenced: by the user (MPI_Wait/Test, MPI_Request_free) and
@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/api/mpi.h"
-#include "runtime/match.h"
+#include "include/mpi.h"
+#include "runtime/p2p/match.h"
 
 struct comm_communicator;
 struct comm_datatype;

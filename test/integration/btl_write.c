@@ -13,8 +13,8 @@
 
 #include "btl/btl.h"
 #include "pmix-glue/pmix_client.h"
-#include "runtime/error.h"
-#include "runtime/log.h"
+#include "base/error.h"
+#include "base/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>

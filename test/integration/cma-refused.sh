@@ -10,7 +10,7 @@ chmod 755 "$dir"
 mkdir "$dir/tmp"
 chmod 1777 "$dir/tmp"
 cp "$(command -v comm-run)" "$(command -v behave)" "$dir/"
-cp -P "$TEST_BUILDDIR"/runtime/.libs/libcomm.so* "$dir/"
+cp -P "$TEST_BUILDDIR"/api/.libs/libcomm.so* "$dir/"
 cd "$dir"
 TMPDIR=$dir/tmp LD_LIBRARY_PATH=$dir COMM_LOG_LEVEL=btl_shm=info \
     setpriv --reuid=65534 --regid=65534 --clear-groups ./comm-run -np 2 ./behave nodump

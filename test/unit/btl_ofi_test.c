@@ -10,7 +10,7 @@
 #include "btl/ofi/btl_ofi.h"
 #include "btl/ofi/btl_ofi_mr_cache.h"
 #include "btl/ofi/btl_ofi_tune.h"
-#include "runtime/error.h"
+#include "base/error.h"
 #include "test/unit/unit.h"
 
 #include <stdlib.h>

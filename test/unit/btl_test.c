@@ -8,7 +8,7 @@
 
 #include "btl/btl.h"
 #include "btl/shm/btl_shm.h"
-#include "runtime/error.h"
+#include "base/error.h"
 #include "test/unit/unit.h"
 
 #include <stdio.h>

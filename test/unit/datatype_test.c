@@ -10,10 +10,10 @@
  */
 #include "config.h"
 
-#include "runtime/api/mpi.h"
-#include "runtime/copy.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
+#include "include/mpi.h"
+#include "base/copy.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
 
 #include "test/unit/unit.h"
 

@@ -3,8 +3,8 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
-#include "runtime/error.h"
+#include "api/api.h"
+#include "base/error.h"
 
 #include "test/unit/unit.h"
 

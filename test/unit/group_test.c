@@ -8,9 +8,9 @@
  */
 #include "config.h"
 
-#include "runtime/api/mpi.h"
-#include "runtime/error.h"
-#include "runtime/group.h"
+#include "include/mpi.h"
+#include "base/error.h"
+#include "runtime/comm/group.h"
 
 #include "test/unit/unit.h"
 

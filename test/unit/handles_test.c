@@ -6,7 +6,7 @@
  */
 #include "config.h"
 
-#include "runtime/api/api.h"
+#include "api/api.h"
 
 #include "test/unit/unit.h"
 

@@ -7,8 +7,8 @@
  */
 #include "config.h"
 
-#include "runtime/api/mpi.h"
-#include "runtime/error.h"
+#include "include/mpi.h"
+#include "base/error.h"
 #include "runtime/info.h"
 
 #include "test/unit/unit.h"

@@ -3,8 +3,8 @@
  */
 #include "config.h"
 
-#include "runtime/api/mpi.h"
-#include "runtime/match.h"
+#include "include/mpi.h"
+#include "runtime/p2p/match.h"
 #include "test/unit/unit.h"
 
 #include <stdlib.h>

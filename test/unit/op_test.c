@@ -3,7 +3,7 @@
  * type it accepts against a naive reference, integer wrap-around, MAXLOC/MINLOC ties,
  * non-contiguous and misaligned layouts, user ops, references, and the MPI op API.
  *
- * The reference is written independently of runtime/op_kernels.c: its own table of types and
+ * The reference is written independently of runtime/op/op_kernels.c: its own table of types and
  * type groups (MPI-3.1 section 5.9.2, plus MPI_CHAR and MPI_WCHAR as C integers, and MPI_AINT,
  * MPI_OFFSET and MPI_COUNT also as C integers, for the logical ops), one element
  * at a time, integers in 64-bit unsigned arithmetic truncated to the type.  Floating values are
@@ -11,10 +11,10 @@
  */
 #include "config.h"
 
-#include "runtime/api/mpi.h"
-#include "runtime/datatype.h"
-#include "runtime/error.h"
-#include "runtime/op.h"
+#include "include/mpi.h"
+#include "runtime/datatype/datatype.h"
+#include "base/error.h"
+#include "runtime/op/op.h"
 
 #include "test/unit/unit.h"
 

@@ -1,12 +1,12 @@
 /*
- * proc_topo_test.c - placing process topologies on hosts (runtime/proc_topo_map.c): every
+ * proc_topo_test.c - placing process topologies on hosts (runtime/comm/proc_topo_map.c): every
  * placement is a permutation and never worse than rank order, whatever the hosts (uneven, one,
  * none, a rank alone); grids go in blocks to hosts and racks; graphs are grouped.
  */
 #include "config.h"
 
-#include "runtime/communicator.h"
-#include "runtime/proc_topo.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/comm/proc_topo.h"
 #include "test/unit/unit.h"
 
 #include <stdint.h>

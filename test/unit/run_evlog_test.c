@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "launcher/comm_run.h"
-#include "runtime/log.h"
+#include "base/log.h"
 
 #include "test/unit/unit.h"
 

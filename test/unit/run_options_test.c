@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "launcher/comm_run.h"
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include "test/unit/unit.h"
 

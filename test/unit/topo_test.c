@@ -4,9 +4,9 @@
  * error on its first line), and random mutations of the good files (test/topo/good-*.conf),
  * which must each be read or refused with a message, never crash or hang.
  */
-#include "runtime/error.h"
-#include "runtime/topo/topo.h"
-#include "runtime/topo/topo_hw.h"
+#include "base/error.h"
+#include "topo/topo.h"
+#include "topo/topo_hw.h"
 
 #include "test/unit/unit.h"
 
