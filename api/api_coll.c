@@ -1,16 +1,14 @@
 /*
  * api_coll.c - the collective entry points of barrier, bcast, the reductions and the prefix
  * reductions, in their blocking, nonblocking and persistent forms: argument checks,
- * MPI_IN_PLACE, and the call to the algorithm the selector picks (blocking calls on an
- * intracommunicator) or to the operation's schedule (coll_post.h).
+ * MPI_IN_PLACE, and the call through the communicator's collective table (blocking calls:
+ * comm->coll, runtime/comm/coll_table.h) or to the operation's schedule (api_coll_post.h).
  *
  * Layer: api (calls coll/).
  */
 #include "config.h"
 
-#include "coll/coll.h"
 #include "coll/nbc/nbc.h"
-#include "coll/inter/inter.h"
 #include "api/api.h"
 #include "api/api_coll_post.h"
 #include "runtime/datatype/datatype.h"
@@ -79,18 +77,13 @@ int comm_api_start_schedule(const char *func, struct comm_communicator *comm,
 
 int PMPI_Barrier(MPI_Comm comm)
 {
-    const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     int err = comm_api_enter_comm("MPI_Barrier", comm, &c);
 
     if (err != MPI_SUCCESS) {
         return err;
     }
-    if (c->inter) {
-        return coll_result("MPI_Barrier", c, comm_coll_inter_barrier(c));
-    }
-    a = comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = c});
-    return coll_result("MPI_Barrier", c, a->fn.barrier(c));
+    return coll_result("MPI_Barrier", c, c->coll->barrier(c));
 }
 COMM_API_ALIAS(MPI_Barrier);
 
@@ -123,7 +116,6 @@ static int bcast_run(const char *func, void *buffer, int count, MPI_Datatype dat
                      MPI_Comm comm, MPI_Info info, enum comm_api_coll_form form,
                      MPI_Request *request)
 {
-    const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *dt;
     int err = comm_api_enter_comm(func, comm, &c);
@@ -139,17 +131,11 @@ static int bcast_run(const char *func, void *buffer, int count, MPI_Datatype dat
             &(struct comm_coll_args){.rbuf = buffer, .rcount = count, .rdt = dt, .root = root},
             form, info, request);
     }
-    if (c->inter) {
-        return coll_result(func, c, comm_coll_inter_bcast(buffer, count, dt, root, c));
-    }
-    if (count == 0 || c->size == 1) {
+    /* (On an intercommunicator the table's broadcast runs between the groups.) */
+    if (!c->inter && (count == 0 || c->size == 1)) {
         return MPI_SUCCESS;
     }
-    a = comm_coll_select(COMM_COLL_BCAST,
-                         &(struct comm_coll_call){.comm = c,
-                                                  .bytes = (size_t)count * (size_t)dt->size,
-                                                  .uniform = true});
-    return coll_result(func, c, a->fn.bcast(buffer, count, dt, root, c));
+    return coll_result(func, c, c->coll->bcast(buffer, count, dt, root, c));
 }
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
@@ -219,7 +205,6 @@ static int reduce_run(const char *func, const void *sendbuf, void *recvbuf, int 
                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
                       enum comm_api_coll_form form, MPI_Request *request)
 {
-    const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *dt;
     struct comm_op *o;
@@ -242,11 +227,7 @@ static int reduce_run(const char *func, const void *sendbuf, void *recvbuf, int 
     if (count == 0) {
         return MPI_SUCCESS;
     }
-    a = comm_coll_select(
-        COMM_COLL_REDUCE,
-        &(struct comm_coll_call){
-            .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
-    return coll_result(func, c, a->fn.reduce(sbuf, recvbuf, count, dt, o, root, c));
+    return coll_result(func, c, c->coll->reduce(sbuf, recvbuf, count, dt, o, root, c));
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -277,7 +258,6 @@ static int allreduce_run(const char *func, const void *sendbuf, void *recvbuf, i
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                          enum comm_api_coll_form form, MPI_Request *request)
 {
-    const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *dt;
     struct comm_op *o;
@@ -304,14 +284,9 @@ static int allreduce_run(const char *func, const void *sendbuf, void *recvbuf, i
     if (count == 0) {
         return MPI_SUCCESS;
     }
-    if (c->inter) {
-        return coll_result(func, c, comm_coll_inter_allreduce(sendbuf, recvbuf, count, dt, o, c));
-    }
-    a = comm_coll_select(
-        COMM_COLL_ALLREDUCE,
-        &(struct comm_coll_call){
-            .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
-    return coll_result(func, c, a->fn.allreduce(sbuf, recvbuf, count, dt, o, c));
+    /* (On an intercommunicator, where MPI_IN_PLACE is refused, the table's allreduce runs
+     * between the groups.) */
+    return coll_result(func, c, c->coll->allreduce(sbuf, recvbuf, count, dt, o, c));
 }
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -361,12 +336,10 @@ static int reduce_scatter_run(const char *func, const void *sendbuf, void *recvb
                               MPI_Op op, MPI_Comm comm, MPI_Info info, enum comm_api_coll_form form,
                               MPI_Request *request)
 {
-    const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *dt;
     struct comm_op *o;
     MPI_Count total = 0;
-    bool uniform = true;
     int *counts, err = comm_api_enter_comm(func, comm, &c);
 
     if (err != MPI_SUCCESS) {
@@ -382,8 +355,6 @@ static int reduce_scatter_run(const char *func, const void *sendbuf, void *recvb
             return comm_api_error(c, MPI_ERR_COUNT, "%s: invalid count %d for rank %d", func, n, r);
         }
         total += n;
-        /* Every rank passes the same recvcounts, so all see the same call. */
-        uniform = uniform && (recvcounts == NULL || n == recvcounts[0]);
     }
     err = comm_api_check_inter_in_place(func, c, sendbuf == MPI_IN_PLACE);
     err = err == MPI_SUCCESS
@@ -419,12 +390,8 @@ static int reduce_scatter_run(const char *func, const void *sendbuf, void *recvb
             counts[r] = recvcount;
         }
     }
-    a = comm_coll_select(
-        COMM_COLL_REDUCE_SCATTER,
-        &(struct comm_coll_call){
-            .comm = c, .bytes = (size_t)total * (size_t)dt->size, .op = o, .uniform = uniform});
-    err = a->fn.reduce_scatter(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, counts, dt, o,
-                               c);
+    err = c->coll->reduce_scatter(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, counts, dt,
+                                  o, c);
     if (recvcounts == NULL) {
         free(counts);
     }
@@ -503,7 +470,6 @@ static int scan_run(const char *func, const void *sendbuf, void *recvbuf, int co
                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool exclusive, MPI_Info info,
                     enum comm_api_coll_form form, MPI_Request *request)
 {
-    const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *dt;
     struct comm_op *o;
@@ -526,11 +492,7 @@ static int scan_run(const char *func, const void *sendbuf, void *recvbuf, int co
     if (count == 0) {
         return MPI_SUCCESS;
     }
-    a = comm_coll_select(
-        COMM_COLL_SCAN,
-        &(struct comm_coll_call){
-            .comm = c, .bytes = (size_t)count * (size_t)dt->size, .op = o, .uniform = true});
-    return coll_result(func, c, a->fn.scan(sbuf, recvbuf, count, dt, o, exclusive, c));
+    return coll_result(func, c, c->coll->scan(sbuf, recvbuf, count, dt, o, exclusive, c));
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,

@@ -1,13 +1,12 @@
 /*
  * api_coll_alltoall.c - MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw, blocking, nonblocking and
  * persistent: all three become the w form (per-peer counts, byte displacements and datatypes)
- * for the algorithm or the schedule (coll_post.h).
+ * for the communicator's collective table or the schedule (api_coll_post.h).
  *
  * Layer: api (calls coll/).
  */
 #include "config.h"
 
-#include "coll/coll.h"
 #include "coll/nbc/nbc.h"
 #include "api/api.h"
 #include "api/api_coll_post.h"
@@ -101,7 +100,6 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MP
                         const MPI_Aint *rbdispls, const MPI_Datatype *recvtypes, MPI_Comm comm,
                         MPI_Info info, enum comm_api_coll_form form, MPI_Request *request)
 {
-    const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct alltoall_side s = {0}, r = {0};
     bool in_place = sendbuf == MPI_IN_PLACE, plain = recvcounts == NULL;
@@ -135,14 +133,9 @@ static int alltoall_run(const char *func, const void *sendbuf, int sendcount, MP
                                                           .nrecv = n},
                                  form, info, request);
     } else if (err == MPI_SUCCESS) {
-        a = comm_coll_select(
-            COMM_COLL_ALLTOALL,
-            &(struct comm_coll_call){.comm = c,
-                                     .uniform = plain,
-                                     .bytes = plain ? (size_t)recvcount * r.dts[0]->size : 0});
-        err = a->fn.alltoallw(in_place ? NULL : sendbuf, s.counts, s.displs,
-                              (struct comm_datatype *const *)s.dts, recvbuf, r.counts, r.displs,
-                              (struct comm_datatype *const *)r.dts, c);
+        err = (plain ? c->coll->alltoall : c->coll->alltoallw)(
+            in_place ? NULL : sendbuf, s.counts, s.displs, (struct comm_datatype *const *)s.dts,
+            recvbuf, r.counts, r.displs, (struct comm_datatype *const *)r.dts, c);
         if (err != MPI_SUCCESS) {
             err = comm_api_error(c, err, "%s: the operation failed (see above)", func);
         }

@@ -1,14 +1,14 @@
 /*
  * api_coll_gather.c - the gather and scatter entry points: MPI_Gather(v), MPI_Scatter(v),
- * MPI_Allgather(v), blocking, nonblocking and persistent.  The plain forms run the "v"
- * algorithms with equal blocks; intercommunicators and the other forms run the operation's
- * schedule (coll_post.h).
+ * MPI_Allgather(v), blocking, nonblocking and persistent.  The blocking forms on an
+ * intracommunicator go through the communicator's collective table (the plain forms with
+ * equal blocks); intercommunicators and the other forms run the operation's schedule
+ * (api_coll_post.h).
  *
  * Layer: api (calls coll/).
  */
 #include "config.h"
 
-#include "coll/coll.h"
 #include "coll/nbc/nbc.h"
 #include "api/api.h"
 #include "api/api_coll_post.h"
@@ -59,18 +59,6 @@ static void gather_free_blocks(const int *given, int *counts, int *displs)
         free(counts);
         free(displs);
     }
-}
-
-/* One rank's block in bytes, the same at every rank: from the send side except at a root that
- * gathers in place (whose receive side matches it). */
-static size_t gather_bytes(const struct comm_communicator *comm, int root, int count,
-                           const struct comm_datatype *dt, int root_count,
-                           const struct comm_datatype *root_dt)
-{
-    if (dt == NULL || (comm->rank == root && root_dt != NULL)) {
-        return root_dt == NULL ? 0 : (size_t)root_count * root_dt->size;
-    }
-    return (size_t)count * dt->size;
 }
 
 /*
@@ -126,7 +114,6 @@ static int gather_run(const char *func, bool plain, const void *sendbuf, int sen
                       MPI_Comm comm, MPI_Info info, enum comm_api_coll_form form,
                       MPI_Request *request)
 {
-    const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *sdt = NULL, *rdt = NULL;
     int *counts = NULL, *disps = NULL;
@@ -161,14 +148,9 @@ static int gather_run(const char *func, bool plain, const void *sendbuf, int sen
             return err;
         }
     }
-    a = comm_coll_select(
-        COMM_COLL_GATHER,
-        &(struct comm_coll_call){
-            .comm = c,
-            .uniform = plain,
-            .bytes = plain ? gather_bytes(c, root, sendcount, sdt, recvcount, rdt) : 0});
-    err = a->fn.gatherv(sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt, recvbuf, counts,
-                        disps, rdt, root, c);
+    err = (plain ? c->coll->gather : c->coll->gatherv)(sendbuf == MPI_IN_PLACE ? NULL : sendbuf,
+                                                       sendcount, sdt, recvbuf, counts, disps,
+                                                       rdt, root, c);
     if (at_root) {
         gather_free_blocks(recvcounts, counts, disps);
     }
@@ -238,7 +220,6 @@ static int scatter_run(const char *func, bool plain, const void *sendbuf, const 
                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                        enum comm_api_coll_form form, MPI_Request *request)
 {
-    const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *sdt = NULL, *rdt = NULL;
     int *counts = NULL, *disps = NULL;
@@ -273,14 +254,9 @@ static int scatter_run(const char *func, bool plain, const void *sendbuf, const 
             return err;
         }
     }
-    a = comm_coll_select(
-        COMM_COLL_SCATTER,
-        &(struct comm_coll_call){
-            .comm = c,
-            .uniform = plain,
-            .bytes = plain ? gather_bytes(c, root, recvcount, rdt, sendcount, sdt) : 0});
-    err = a->fn.scatterv(sendbuf, counts, disps, sdt, recvbuf == MPI_IN_PLACE ? NULL : recvbuf,
-                         recvcount, rdt, root, c);
+    err = (plain ? c->coll->scatter : c->coll->scatterv)(
+        sendbuf, counts, disps, sdt, recvbuf == MPI_IN_PLACE ? NULL : recvbuf, recvcount, rdt, root,
+        c);
     if (at_root) {
         gather_free_blocks(sendcounts, counts, disps);
     }
@@ -353,7 +329,6 @@ static int allgather_run(const char *func, bool plain, const void *sendbuf, int 
                          const int *displs, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                          MPI_Info info, enum comm_api_coll_form form, MPI_Request *request)
 {
-    const struct comm_coll_algorithm *a;
     struct comm_communicator *c;
     struct comm_datatype *sdt = NULL, *rdt = NULL;
     int *counts = NULL, *disps = NULL;
@@ -395,12 +370,8 @@ static int allgather_run(const char *func, bool plain, const void *sendbuf, int 
                                      .nrecv = c->inter ? c->remote_size : c->size},
             form, info, request);
     }
-    a = comm_coll_select(
-        COMM_COLL_ALLGATHER,
-        &(struct comm_coll_call){
-            .comm = c, .uniform = plain, .bytes = plain ? (size_t)recvcount * rdt->size : 0});
-    err = a->fn.allgatherv(sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt, recvbuf,
-                           counts, disps, rdt, c);
+    err = (plain ? c->coll->allgather : c->coll->allgatherv)(
+        sendbuf == MPI_IN_PLACE ? NULL : sendbuf, sendcount, sdt, recvbuf, counts, disps, rdt, c);
     gather_free_blocks(recvcounts, counts, disps);
     if (err != MPI_SUCCESS) {
         return comm_api_error(c, err, "%s: the operation failed (see above)", func);

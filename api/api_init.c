@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "api/api.h"
+#include "coll/coll.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "runtime/runtime.h"
@@ -45,7 +46,8 @@ int comm_api_runtime_hold(int required, int *provided_out)
                                       "comm cannot start it again in the same process");
             return COMM_ERR_NOT_SUPPORTED;
         }
-        rc = comm_runtime_init(comm_settings_tables, comm_settings_ntables, level);
+        rc = comm_runtime_init(comm_settings_tables, comm_settings_ntables, comm_coll_attach,
+                               level);
         if (rc < 0) {
             return rc;
         }

@@ -89,6 +89,7 @@ const struct comm_setting_table *const comm_settings_tables[] = {
     &comm_btl_shm_settings,
     &comm_btl_ofi_settings,
     &comm_coll_settings,
+    &comm_coll_tunable_settings,
     &comm_rma_settings,
     &provided_table,
     &tool_table,

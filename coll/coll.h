@@ -1,16 +1,24 @@
 /*
  * coll.h - the contract of collective algorithms.
  *
- * Layer: coll, between the runtime API (which calls collectives) and the runtime core
+ * Layer: coll, between the API (which calls collectives) and the runtime core
  * (point-to-point, which the algorithms use through the helpers below).
  * Must not: be named by the runtime core; touch the user's point-to-point traffic.
  *
  * One algorithm per file, coll/<op>/<op>_<algorithm>.c: a plain function with the common
- * signature of its operation.  coll/<op>/<op>.c registers every algorithm of the operation
- * with its name and restrictions, and selects one per call from the communicator's size, the
- * message size and the operation; COMM_COLL_<OP>=<name> forces one (refused, with the reason,
- * when its restrictions do not hold).  Every algorithm talks to its peers on the
- * communicator's collective context, so its messages never match the user's receives.
+ * signature of its operation (runtime/comm/coll_table.h).  coll/<op>/<op>.c registers every
+ * algorithm of the operation with its name and restrictions, and says which one a call gets
+ * from the communicator's size, the message size and the operation; COMM_COLL_<OP>=<name>
+ * forces one (refused, with the reason, when its restrictions do not hold).  Every algorithm
+ * talks to its peers on the communicator's collective context, so its messages never match the
+ * user's receives.
+ *
+ * The files around the algorithms, from the bottom: coll_tunables.c (the hierarchy's floors,
+ * the lazy shared-memory segment), coll_registry.c (every family's algorithms),
+ * coll_settings.c (COMM_COLL_<OP>), coll_select.c (the choice for one call), coll_table.c (the
+ * table every communicator gets when it is made: comm->coll).  An algorithm that runs others
+ * (reduce then bcast, a hierarchy's stages) calls them through their communicator's table,
+ * never through the selector.
  *
  * Buffers: when an operation allows MPI_IN_PLACE, the API passes the receive buffer as the
  * send buffer; an algorithm must work when sbuf == rbuf.  Reductions combine in rank order
@@ -29,8 +37,9 @@
 
 #include "include/mpi.h"
 #include "base/config_table.h"
+#include "runtime/comm/coll_table.h"
+#include "runtime/comm/communicator.h"
 
-struct comm_communicator;
 struct comm_datatype;
 struct comm_op;
 
@@ -43,54 +52,6 @@ enum {
     COMM_COLL_MULTI_HOST_ONLY = 1 << 4,  /* members on more than one host, and not itself a
                                             hierarchy's stage (coll/hier/hier.h) */
 };
-
-typedef int (*comm_coll_barrier_fn)(struct comm_communicator *comm);
-typedef int (*comm_coll_bcast_fn)(void *buf, MPI_Count count, struct comm_datatype *dt,
-                                  int root, struct comm_communicator *comm);
-typedef int (*comm_coll_reduce_fn)(const void *sbuf, void *rbuf, MPI_Count count,
-                                   struct comm_datatype *dt, struct comm_op *op, int root,
-                                   struct comm_communicator *comm);
-typedef int (*comm_coll_allreduce_fn)(const void *sbuf, void *rbuf, MPI_Count count,
-                                      struct comm_datatype *dt, struct comm_op *op,
-                                      struct comm_communicator *comm);
-
-/* Rooted and all-to-all gathers and scatters take per-rank counts and displacements (in
- * elements of the receive or send type); the plain forms pass equal counts.  A NULL send
- * buffer at the root of a gather (or receive buffer at the root of a scatter) means
- * MPI_IN_PLACE: the root's block is already where it belongs. */
-typedef int (*comm_coll_gatherv_fn)(const void *sbuf, MPI_Count scount,
-                                    struct comm_datatype *sdt, void *rbuf, const int *rcounts,
-                                    const int *displs, struct comm_datatype *rdt, int root,
-                                    struct comm_communicator *comm);
-typedef int (*comm_coll_scatterv_fn)(const void *sbuf, const int *scounts, const int *displs,
-                                     struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
-                                     struct comm_datatype *rdt, int root,
-                                     struct comm_communicator *comm);
-/* Allgather: a NULL send buffer means MPI_IN_PLACE (every rank's block is in rbuf). */
-typedef int (*comm_coll_allgatherv_fn)(const void *sbuf, MPI_Count scount,
-                                       struct comm_datatype *sdt, void *rbuf,
-                                       const int *rcounts, const int *displs,
-                                       struct comm_datatype *rdt,
-                                       struct comm_communicator *comm);
-
-/* All-to-all in its most general form (MPI_Alltoallw): per-peer counts, byte displacements
- * and datatypes; a NULL send buffer means MPI_IN_PLACE (the receive arrays describe both). */
-typedef int (*comm_coll_alltoallw_fn)(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
-                                      struct comm_datatype *const *sdts, void *rbuf,
-                                      const int *rcounts, const MPI_Aint *rdispls,
-                                      struct comm_datatype *const *rdts,
-                                      struct comm_communicator *comm);
-
-/* Reduce-scatter: rank r gets element block r (rcounts[r] elements) of the reduction of every
- * rank's sbuf (the sum of rcounts elements); sbuf may equal rbuf (MPI_IN_PLACE: the input is
- * the whole of rbuf and the result goes at its start). */
-typedef int (*comm_coll_reduce_scatter_fn)(const void *sbuf, void *rbuf, const int *rcounts,
-                                           struct comm_datatype *dt, struct comm_op *op,
-                                           struct comm_communicator *comm);
-/* Inclusive (MPI_Scan) or exclusive (MPI_Exscan) prefix reduction in rank order. */
-typedef int (*comm_coll_scan_fn)(const void *sbuf, void *rbuf, MPI_Count count,
-                                 struct comm_datatype *dt, struct comm_op *op, bool exclusive,
-                                 struct comm_communicator *comm);
 
 /* One registered algorithm. */
 struct comm_coll_algorithm {
@@ -110,8 +71,10 @@ struct comm_coll_algorithm {
     } fn;
 };
 
-/* Every collective's settings (COMM_COLL_<OP>), for the settings registry. */
+/* The collective settings, for the settings registry: COMM_COLL_<OP> (coll_settings.c), then
+ * the tunables (coll_tunables.c). */
 extern const struct comm_setting_table comm_coll_settings;
+extern const struct comm_setting_table comm_coll_tunable_settings;
 
 /* The collective operations, each with its own family of algorithms. */
 enum comm_coll_family {
@@ -141,26 +104,60 @@ struct comm_coll_call {
     bool uniform;
 };
 
+/* ---- the table (coll_table.c) ----------------------------------------------------------- */
+
+/* Gives COMM its table (comm->coll: the intracommunicator's or the intercommunicator's) and
+ * notes which families COMM_COLL_<OP> forces (comm->coll_forced).  The attach function
+ * comm_runtime_init is given (runtime/comm/coll_table.h).  Returns COMM_OK. */
+int comm_coll_attach(struct comm_communicator *comm);
+
+/* Whether COMM_COLL_<OP> of FAMILY named an algorithm (rather than auto) when COMM got its
+ * table: an algorithm forced so is to run as itself from the first call, as the tests of each
+ * algorithm need. */
+static inline bool comm_coll_is_forced(const struct comm_communicator *comm,
+                                       enum comm_coll_family family)
+{
+    return (comm->coll_forced & (1u << family)) != 0;
+}
+
+/* ---- the choice (coll_select.c) --------------------------------------------------------- */
+
 /*
  * Chooses the algorithm of a call: the forced one if COMM_COLL_<OP> names one, else the
  * family's own choice by communicator and message size.  A forced algorithm serves only the
  * calls its restrictions allow; the others get the family's choice (logged at debug), so that
  * forcing an algorithm never makes a valid call fail.  The family's choice must satisfy its
- * own restrictions.  Never NULL.
+ * own restrictions.  The communicator's first call of each family says what it runs (at info).
+ * Never NULL.
  */
 const struct comm_coll_algorithm *comm_coll_select(enum comm_coll_family family,
                                                    const struct comm_coll_call *call);
 
-/* Whether COMM_COLL_<OP> of FAMILY names an algorithm (rather than auto): an algorithm
- * forced so is to run as itself from the first call, as the tests of each algorithm need. */
-bool comm_coll_is_forced(enum comm_coll_family family);
+/* Whether a call's family would run "hier" (auto's choice, or forced): the nonblocking
+ * collectives follow the blocking ones' choice. */
+bool comm_coll_hier_chosen(enum comm_coll_family family, const struct comm_coll_call *call);
+
+/* ---- the settings (coll_settings.c, coll_tunables.c) ------------------------------------ */
+
+/* The algorithm COMM_COLL_<OP> of FAMILY forces, or NULL for auto (read at the first call: the
+ * environment is a job's fixed input). */
+const struct comm_coll_algorithm *comm_coll_forced(enum comm_coll_family family);
+
+/* The name of FAMILY's setting ("COMM_COLL_ALLREDUCE"), for messages. */
+const char *comm_coll_setting_name(enum comm_coll_family family);
 
 /* COMM_COLL_SHM_LAZY: how many small collectives a host-local communicator runs with messages
  * before it sets up its shared-memory segment (coll/shm/coll_shm.h). */
 unsigned comm_coll_shm_lazy(void);
 
-/* For comm-info: the operation's name ("allreduce"), its INDEXth algorithm (NULL past the
- * last), and what its restrictions mean in words ("" when it has none). */
+/* ---- the registry (coll_registry.c) ----------------------------------------------------- */
+
+/* The algorithm FAMILY's own choice gives CALL (coll/<op>/<op>.c's). */
+const struct comm_coll_algorithm *comm_coll_choose(enum comm_coll_family family,
+                                                   const struct comm_coll_call *call);
+
+/* For comm-info and the settings: the operation's name ("allreduce"), its INDEXth algorithm
+ * (NULL past the last), and what its restrictions mean in words ("" when it has none). */
 const char *comm_coll_family_name(enum comm_coll_family family);
 const struct comm_coll_algorithm *comm_coll_algorithm_at(enum comm_coll_family family,
                                                          size_t index);

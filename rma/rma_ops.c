@@ -713,7 +713,6 @@ static bool rma_applied_enough(void *arg)
 
 int comm_win_fence(struct comm_win *win, int assert)
 {
-    const struct comm_coll_algorithm *a;
     bool barrier = true;
     int err = MPI_SUCCESS;
 
@@ -737,13 +736,9 @@ int comm_win_fence(struct comm_win *win, int assert)
             sent[2 * r + 1] = win->bypassed;
             counts[r] = 2;
         }
-        a = comm_coll_select(COMM_COLL_REDUCE_SCATTER,
-                             &(struct comm_coll_call){.comm = win->comm,
-                                                      .bytes = (size_t)win->size * 16,
-                                                      .op = comm_op_lookup(MPI_SUM),
-                                                      .uniform = true});
-        err = a->fn.reduce_scatter(sent, mine, counts, comm_datatype_lookup(MPI_UINT64_T),
-                                   comm_op_lookup(MPI_SUM), win->comm);
+        err = win->comm->coll->reduce_scatter(sent, mine, counts,
+                                              comm_datatype_lookup(MPI_UINT64_T),
+                                              comm_op_lookup(MPI_SUM), win->comm);
         free(sent);
         free(counts);
         if (err != MPI_SUCCESS) {

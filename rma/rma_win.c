@@ -798,21 +798,17 @@ struct rma_wire_peer {
 
 int comm_rma_barrier(struct comm_win *win)
 {
-    const struct comm_coll_algorithm *a;
-
     if (win->seg != NULL && win->nlocal == win->size) {
         rma_seg_barrier(win);
         return MPI_SUCCESS;
     }
-    a = comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = win->comm});
-    return a->fn.barrier(win->comm);
+    return win->comm->coll->barrier(win->comm);
 }
 
 static int rma_allgather(const void *mine, void *all, size_t bytes, struct comm_communicator *c)
 {
     struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
     int *counts = malloc((size_t)c->size * sizeof(int)), *displs;
-    const struct comm_coll_algorithm *a;
     int err;
 
     displs = malloc((size_t)c->size * sizeof(int));
@@ -825,9 +821,7 @@ static int rma_allgather(const void *mine, void *all, size_t bytes, struct comm_
         counts[i] = (int)bytes;
         displs[i] = (int)bytes * i;
     }
-    a = comm_coll_select(COMM_COLL_ALLGATHER,
-                         &(struct comm_coll_call){.comm = c, .uniform = true, .bytes = bytes});
-    err = a->fn.allgatherv(mine, (MPI_Count)bytes, byte, all, counts, displs, byte, c);
+    err = c->coll->allgather(mine, (MPI_Count)bytes, byte, all, counts, displs, byte, c);
     free(counts);
     free(displs);
     return err;
@@ -838,11 +832,8 @@ static int rma_allreduce_int(int *value, MPI_Op op, struct comm_communicator *c)
     struct comm_datatype *dt = comm_datatype_lookup(MPI_INT);
     struct comm_op *o = comm_op_lookup(op);
     int in = *value;
-    const struct comm_coll_algorithm *a = comm_coll_select(
-        COMM_COLL_ALLREDUCE,
-        &(struct comm_coll_call){.comm = c, .bytes = sizeof(int), .op = o, .uniform = true});
 
-    return a->fn.allreduce(&in, value, 1, dt, o, c);
+    return c->coll->allreduce(&in, value, 1, dt, o, c);
 }
 
 static void rma_seg_name(char *out, size_t len, const struct comm_win *win, long leader)

@@ -168,7 +168,7 @@ static void runtime_log_levels(const struct comm_communicator *world)
 }
 
 int comm_runtime_init(const struct comm_setting_table *const *tables, size_t ntables,
-                      int thread_level)
+                      comm_coll_attach_fn coll_attach, int thread_level)
 {
     Dl_info where;
     int rc;
@@ -205,7 +205,7 @@ int comm_runtime_init(const struct comm_setting_table *const *tables, size_t nta
         return rc;
     }
     rc = comm_communicator_init_predefined((int)runtime_job.rank, (int)runtime_job.size,
-                                           runtime_local_peers, runtime_nlocal);
+                                           runtime_local_peers, runtime_nlocal, coll_attach);
     if (rc < 0) {
         return rc;
     }

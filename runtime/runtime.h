@@ -15,6 +15,7 @@
 
 #include "pmix-glue/pmix_client.h"
 #include "base/config_table.h"
+#include "runtime/comm/coll_table.h"
 
 enum comm_runtime_state {
     COMM_RUNTIME_NOT_STARTED,
@@ -26,12 +27,14 @@ enum comm_runtime_state {
  * Brings the process into the job: connects to the process manager, sets the log identity,
  * checks every setting of TABLES in the environment (warning about unknown COMM_* names on
  * rank 0), configures logging, and checks with a fence that every rank runs the same libcomm.
- * THREAD_LEVEL is the level granted.  A runtime that was finalized may start again (sessions
+ * COLL_ATTACH gives every communicator its collectives (runtime/comm/coll_table.h): the layers
+ * above hand the core their settings and their collectives.  THREAD_LEVEL is the level
+ * granted.  A runtime that was finalized may start again (sessions
  * do: api/api_init.c).  Returns COMM_OK, COMM_ERR_STATE (running already),
  * COMM_ERR_BAD_PARAM (a malformed setting, logged), or COMM_ERR_PMIX.
  */
 int comm_runtime_init(const struct comm_setting_table *const *tables, size_t ntables,
-                      int thread_level);
+                      comm_coll_attach_fn coll_attach, int thread_level);
 
 /* Leaves the job after a fence with every other rank.  Returns COMM_OK or COMM_ERR_PMIX. */
 int comm_runtime_finalize(void);

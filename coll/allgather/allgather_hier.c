@@ -102,12 +102,7 @@ static int ag_top(const struct hier_ag *a, int s)
         goto out;
     }
     ag_move(a, s, members[stage->rank], packed + offs[stage->rank], true);
-    {
-        const struct comm_coll_call call = {.comm = stage, .uniform = false};
-
-        err = comm_coll_select(COMM_COLL_ALLGATHER, &call)
-                  ->fn.allgatherv(NULL, 0, byte, packed, counts, offs, byte, stage);
-    }
+    err = stage->coll->allgatherv(NULL, 0, byte, packed, counts, offs, byte, stage);
     for (int i = 0; err == MPI_SUCCESS && i < n; i++) {
         if (i != stage->rank) {
             ag_move(a, s, members[i], packed + offs[i], false);

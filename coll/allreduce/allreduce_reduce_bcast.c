@@ -16,17 +16,10 @@ int comm_coll_allreduce_reduce_bcast(const void *sbuf, void *rbuf, MPI_Count cou
                                      struct comm_datatype *dt, struct comm_op *op,
                                      struct comm_communicator *comm)
 {
-    size_t bytes = (size_t)(count * dt->size);
-    const struct comm_coll_algorithm *reduce = comm_coll_select(
-        COMM_COLL_REDUCE,
-        &(struct comm_coll_call){.comm = comm, .bytes = bytes, .op = op, .uniform = true});
-    const struct comm_coll_algorithm *bcast = comm_coll_select(
-        COMM_COLL_BCAST, &(struct comm_coll_call){.comm = comm, .bytes = bytes, .uniform = true});
-    int err;
+    int err = comm->coll->reduce(sbuf, rbuf, count, dt, op, 0, comm);
 
-    err = reduce->fn.reduce(sbuf, rbuf, count, dt, op, 0, comm);
     if (err != MPI_SUCCESS) {
         return err;
     }
-    return bcast->fn.bcast(rbuf, count, dt, 0, comm);
+    return comm->coll->bcast(rbuf, count, dt, 0, comm);
 }

@@ -31,7 +31,7 @@ int comm_coll_allreduce_shm(const void *sbuf, void *rbuf, MPI_Count count, struc
 
     if (comm_coll_shm_reduce_fits(dt)) {
         bool now = (size_t)(count * dt->size) > COMM_COLL_SHM_LINE_BYTES ||
-                   comm_coll_is_forced(COMM_COLL_ALLREDUCE);
+                   comm_coll_is_forced(comm, COMM_COLL_ALLREDUCE);
 
         err = comm_coll_shm_get(comm, now, &shm);
     }

@@ -18,7 +18,7 @@
 int comm_coll_barrier_shm(struct comm_communicator *comm)
 {
     struct comm_coll_shm *shm;
-    int err = comm_coll_shm_get(comm, comm_coll_is_forced(COMM_COLL_BARRIER), &shm);
+    int err = comm_coll_shm_get(comm, comm_coll_is_forced(comm, COMM_COLL_BARRIER), &shm);
 
     if (err != MPI_SUCCESS) {
         return err;

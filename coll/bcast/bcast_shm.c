@@ -47,7 +47,7 @@ int comm_coll_bcast_shm(void *buf, MPI_Count count, struct comm_datatype *dt, in
     struct comm_coll_shm *shm;
     struct comm_dt_cursor cursor;
     size_t total = (size_t)count * (size_t)dt->size;
-    bool now = total > COMM_COLL_SHM_LINE_BYTES || comm_coll_is_forced(COMM_COLL_BCAST);
+    bool now = total > COMM_COLL_SHM_LINE_BYTES || comm_coll_is_forced(comm, COMM_COLL_BCAST);
     int err = comm_coll_shm_get(comm, now, &shm);
 
     if (err != MPI_SUCCESS) {

@@ -10,8 +10,6 @@
 
 #include "runtime/datatype/datatype.h"
 #include "base/error.h"
-#include "runtime/job_topo.h"
-#include "base/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,12 +37,6 @@ bool comm_coll_hier_pays(const struct comm_communicator *comm)
 {
     return comm_coll_hier_applies(comm) &&
            (comm->levels[0].ngroups < comm->size || comm_coll_hier_spans_switches(comm));
-}
-
-bool comm_coll_hier_chosen(enum comm_coll_family family, const struct comm_coll_call *call)
-{
-    return comm_coll_hier_applies(call->comm) &&
-           strcmp(comm_coll_select(family, call)->name, "hier") == 0;
 }
 
 /* The job levels the hierarchy keeps (hier.h), into KEPT; returns how many. */
@@ -121,11 +113,10 @@ int comm_coll_hier_make_comm(struct comm_communicator *comm, const int *members,
         me = members[i] == comm->rank ? i : me;
         ranks[i] = comm_communicator_world_rank(comm, members[i]);
     }
-    rc = comm_communicator_create(ranks, n, me, comm_communicator_hier_context(comm, slot),
-                                  comm->errhandler, out);
+    rc = comm_communicator_create_stage(ranks, n, me, comm_communicator_hier_context(comm, slot),
+                                        comm->errhandler, out);
     free(ranks);
     if (rc == COMM_OK) {
-        (*out)->hier_stage = true;
         snprintf((*out)->name, sizeof((*out)->name), "%s %d of %.100s", kind, index,
                  comm->name[0] != '\0' ? comm->name : "a communicator");
     }
@@ -367,84 +358,38 @@ int comm_coll_hier_down_path(const struct comm_coll_hier *h, void *buf, MPI_Coun
 
 /* ---- the flat collectives on a stage --------------------------------------------------- */
 
-static size_t hier_bytes(MPI_Count count, const struct comm_datatype *dt)
-{
-    return (size_t)count * (size_t)dt->size;
-}
-
 int comm_coll_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
                           struct comm_op *op, int root, struct comm_communicator *stage)
 {
-    const struct comm_coll_call call = {
-        .comm = stage, .bytes = hier_bytes(count, dt), .op = op, .uniform = true};
-
     if (stage->size == 1) {
         return sbuf == rbuf ? MPI_SUCCESS : comm_coll_copy(sbuf, rbuf, count, dt);
     }
-    return comm_coll_select(COMM_COLL_REDUCE, &call)
-        ->fn.reduce(sbuf, rbuf, count, dt, op, root, stage);
+    return stage->coll->reduce(sbuf, rbuf, count, dt, op, root, stage);
 }
 
 int comm_coll_hier_allreduce(const void *sbuf, void *rbuf, MPI_Count count,
                              struct comm_datatype *dt, struct comm_op *op,
                              struct comm_communicator *stage)
 {
-    const struct comm_coll_call call = {
-        .comm = stage, .bytes = hier_bytes(count, dt), .op = op, .uniform = true};
-
     if (stage->size == 1) {
         return sbuf == rbuf ? MPI_SUCCESS : comm_coll_copy(sbuf, rbuf, count, dt);
     }
-    return comm_coll_select(COMM_COLL_ALLREDUCE, &call)
-        ->fn.allreduce(sbuf, rbuf, count, dt, op, stage);
+    return stage->coll->allreduce(sbuf, rbuf, count, dt, op, stage);
 }
 
 int comm_coll_hier_bcast(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
                          struct comm_communicator *stage)
 {
-    const struct comm_coll_call call = {
-        .comm = stage, .bytes = hier_bytes(count, dt), .uniform = true};
-
     if (stage->size == 1) {
         return MPI_SUCCESS;
     }
-    return comm_coll_select(COMM_COLL_BCAST, &call)->fn.bcast(buf, count, dt, root, stage);
+    return stage->coll->bcast(buf, count, dt, root, stage);
 }
 
 int comm_coll_hier_barrier(struct comm_communicator *stage)
 {
-    const struct comm_coll_call call = {.comm = stage};
-
     if (stage->size == 1) {
         return MPI_SUCCESS;
     }
-    return comm_coll_select(COMM_COLL_BARRIER, &call)->fn.barrier(stage);
-}
-
-void comm_coll_hier_log_choice(struct comm_communicator *comm, enum comm_coll_family family,
-                               const char *algorithm)
-{
-    char levels[256] = "";
-    size_t used = 0;
-    const struct comm_coll_hier *h;
-
-    if ((comm->coll_logged & (1u << family)) != 0 || comm->hier_stage) {
-        return;
-    }
-    comm->coll_logged |= 1u << family;
-    if (!comm_log_is_enabled(COMM_LOG_INFO, "coll")) {
-        return;
-    }
-    h = strcmp(algorithm, "hier") == 0 ? comm_coll_hier_get(comm) : NULL;
-    /* The levels whose groups it combines, from the host up, then the whole communicator. */
-    for (int s = 0; h != NULL && s + 1 < h->nstages && used < sizeof(levels); s++) {
-        const struct comm_topo_groups *g = &comm->levels[h->level[s]];
-
-        used += (size_t)snprintf(levels + used, sizeof(levels) - used, "%s%s (%d groups)",
-                                 s == 0 ? " by " : ", ", comm_job_topo_level_name(h->level[s]),
-                                 g->ngroups);
-    }
-    comm_log_info("coll", "%s on %s (%d ranks): %s%s", comm_coll_family_name(family),
-                  comm->name[0] != '\0' ? comm->name : "a communicator", comm->size, algorithm,
-                  levels);
+    return stage->coll->barrier(stage);
 }

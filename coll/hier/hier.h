@@ -18,7 +18,8 @@
  *
  * Contexts: stage i uses comm_communicator_hier_context(comm, i), which every member derives
  * from the parent's context: the stages are made, at the first hierarchical collective, with
- * no message.  A stage communicator is marked hier_stage: its own collectives are flat.
+ * no message.  A stage communicator is made a stage (comm_communicator_create_stage): its own
+ * collectives, reached through its table, are flat.
  *
  * Ownership: the hierarchy lives in comm->hier until the communicator is freed.
  */
@@ -163,7 +164,7 @@ bool comm_coll_hier_spans_switches(const struct comm_communicator *comm);
 bool comm_coll_hier_pays(const struct comm_communicator *comm);
 
 /* The smallest call (bytes) "auto" sends over the hierarchy of a communicator that spans
- * racks: COMM_COLL_HIER_<OP>_MIN, defaults below (coll_select.c owns the settings). */
+ * racks: COMM_COLL_HIER_<OP>_MIN, defaults below (coll_tunables.c owns the settings). */
 enum comm_coll_hier_floor {
     COMM_COLL_HIER_ALLREDUCE_FLOOR,
     COMM_COLL_HIER_BCAST_FLOOR,
@@ -191,10 +192,6 @@ size_t comm_coll_hier_floor(enum comm_coll_hier_floor which);
  * 2x.  The barrier wins even with hosts only (1.15x to 1.45x).  With hosts only (no file),
  * allreduce ties or loses to the flat ring and recursive doubling: auto keeps those.
  */
-
-/* Whether a call's family would run "hier" (auto's choice, or forced): the nonblocking
- * collectives follow the blocking ones' choice. */
-bool comm_coll_hier_chosen(enum comm_coll_family family, const struct comm_coll_call *call);
 
 /* Makes *OUT, a communicator of the hierarchy on COMM's context slot SLOT (stages 0 to
  * COMM_HIER_MAX_STAGES - 1, then the rails): the N communicator ranks MEMBERS, in rank order,
@@ -288,9 +285,9 @@ int comm_coll_hier_down_path(const struct comm_coll_hier *h, void *buf, MPI_Coun
 enum { COMM_COLL_TAG_HIER = 12 };
 
 /*
- * The flat collectives on a stage: the algorithm its family picks there (or the one
- * COMM_COLL_<OP> forces, when it can serve a stage).  A stage of one rank moves nothing (a
- * reduction copies SBUF to RBUF when they differ).
+ * The flat collectives on a stage, through the stage's own table (the algorithm its family
+ * picks there, or the one COMM_COLL_<OP> forces, when it can serve a stage).  A stage of one
+ * rank moves nothing (a reduction copies SBUF to RBUF when they differ).
  */
 int comm_coll_hier_reduce(const void *sbuf, void *rbuf, MPI_Count count, struct comm_datatype *dt,
                           struct comm_op *op, int root, struct comm_communicator *stage);
@@ -300,10 +297,5 @@ int comm_coll_hier_allreduce(const void *sbuf, void *rbuf, MPI_Count count,
 int comm_coll_hier_bcast(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
                          struct comm_communicator *stage);
 int comm_coll_hier_barrier(struct comm_communicator *stage);
-
-/* Says once per communicator and family, at info, which algorithm COMM's collective FAMILY
- * uses, and for "hier" which levels. */
-void comm_coll_hier_log_choice(struct comm_communicator *comm, enum comm_coll_family family,
-                               const char *algorithm);
 
 #endif

@@ -10,32 +10,22 @@
 #include "runtime/comm/communicator.h"
 #include "runtime/datatype/datatype.h"
 
-static int inter_local_barrier(struct comm_communicator *local)
-{
-    return comm_coll_select(COMM_COLL_BARRIER, &(struct comm_coll_call){.comm = local})
-        ->fn.barrier(local);
-}
-
 static int inter_local_bcast(void *buf, MPI_Count count, struct comm_datatype *dt,
                              struct comm_communicator *local)
 {
-    const struct comm_coll_algorithm *a = comm_coll_select(
-        COMM_COLL_BCAST, &(struct comm_coll_call){
-                             .comm = local, .bytes = (size_t)(count * dt->size), .uniform = true});
-
-    return local->size == 1 ? MPI_SUCCESS : a->fn.bcast(buf, count, dt, 0, local);
+    return local->size == 1 ? MPI_SUCCESS : local->coll->bcast(buf, count, dt, 0, local);
 }
 
 int comm_coll_inter_barrier(struct comm_communicator *comm)
 {
     struct comm_communicator *local = comm->local_comm;
     struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
-    int err = inter_local_barrier(local);
+    int err = local->coll->barrier(local);
 
     if (err == MPI_SUCCESS && local->rank == 0) {
         err = comm_coll_sendrecv(NULL, 0, byte, 0, NULL, 0, byte, 0, COMM_COLL_TAG_INTER, comm);
     }
-    return err == MPI_SUCCESS ? inter_local_barrier(local) : err;
+    return err == MPI_SUCCESS ? local->coll->barrier(local) : err;
 }
 
 int comm_coll_inter_bcast(void *buf, MPI_Count count, struct comm_datatype *dt, int root,
@@ -60,10 +50,6 @@ int comm_coll_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count,
                               struct comm_communicator *comm)
 {
     struct comm_communicator *local = comm->local_comm;
-    const struct comm_coll_algorithm *reduce = comm_coll_select(
-        COMM_COLL_REDUCE,
-        &(struct comm_coll_call){
-            .comm = local, .bytes = (size_t)(count * dt->size), .op = op, .uniform = true});
     void *block = NULL, *mine = comm_coll_alloc_buffer(count, dt, &block);
     int err;
 
@@ -72,7 +58,7 @@ int comm_coll_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count,
     }
     /* Our group's reduction at our rank 0, which trades it for the other group's. */
     err = local->size == 1 ? comm_coll_copy(sbuf, mine, count, dt)
-                           : reduce->fn.reduce(sbuf, mine, count, dt, op, 0, local);
+                           : local->coll->reduce(sbuf, mine, count, dt, op, 0, local);
     if (err == MPI_SUCCESS && local->rank == 0) {
         err = comm_coll_sendrecv(mine, count, dt, 0, rbuf, count, dt, 0, COMM_COLL_TAG_INTER, comm);
     }

@@ -95,10 +95,10 @@ static void rs_move(const struct hier_rs *x, int n, char *ordered, char *runs, b
 
 /* The top stage: each member's sum of the whole vector, in BUF[0], to each member its own
  * subtree's part, in BUF[MINE_OUT] from its start. */
-static int rs_top(struct hier_rs *x, struct comm_op *op, MPI_Count total, int *mine_out)
+static int rs_top(struct hier_rs *x, struct comm_op *op, int *mine_out)
 {
     struct comm_communicator *stage = x->h->stage[x->h->nstages - 1];
-    bool in_order, uniform = true;
+    bool in_order;
     int n = rs_layout(x, x->h->nstages - 1, &in_order), runs = 0;
 
     if (n < 0) {
@@ -108,19 +108,9 @@ static int rs_top(struct hier_rs *x, struct comm_op *op, MPI_Count total, int *m
         rs_move(x, n, x->buf[0], x->buf[1], true);
         runs = 1;
     }
-    for (int i = 1; i < stage->size; i++) {
-        uniform = uniform && x->ecounts[i] == x->ecounts[0];
-    }
     *mine_out = 1 - runs;
-    {
-        const struct comm_coll_call call = {.comm = stage,
-                                            .bytes = (size_t)total * (size_t)x->dt->size,
-                                            .op = op,
-                                            .uniform = uniform};
-
-        return comm_coll_select(COMM_COLL_REDUCE_SCATTER, &call)
-            ->fn.reduce_scatter(x->buf[runs], x->buf[1 - runs], x->ecounts, x->dt, op, stage);
-    }
+    return stage->coll->reduce_scatter(x->buf[runs], x->buf[1 - runs], x->ecounts, x->dt, op,
+                                       stage);
 }
 
 /* This rank, stage S's leader, hands each member its part of MINE (this rank's subtree's
@@ -203,7 +193,7 @@ int comm_coll_reduce_scatter_hier(const void *sbuf, void *rbuf, const int *rcoun
             err = comm_coll_copy(src, x.buf[0], total, dt);
         }
         if (err == MPI_SUCCESS) {
-            err = rs_top(&x, op, total, &cur);
+            err = rs_top(&x, op, &cur);
         }
     }
     /* Down: at my top (below the last stage) I take my subtree's part; below it I lead and

@@ -18,7 +18,6 @@ int comm_coll_reduce_scatter_reduce_scatterv(const void *sbuf, void *rbuf, const
                                              struct comm_datatype *dt, struct comm_op *op,
                                              struct comm_communicator *comm)
 {
-    const struct comm_coll_algorithm *reduce, *scatter;
     MPI_Count total = 0;
     int *displs = malloc((size_t)comm->size * sizeof(*displs));
     void *whole = NULL, *block = NULL;
@@ -31,11 +30,6 @@ int comm_coll_reduce_scatter_reduce_scatterv(const void *sbuf, void *rbuf, const
         displs[r] = (int)total;
         total += rcounts[r];
     }
-    reduce = comm_coll_select(
-        COMM_COLL_REDUCE,
-        &(struct comm_coll_call){
-            .comm = comm, .bytes = (size_t)(total * dt->size), .op = op, .uniform = true});
-    scatter = comm_coll_select(COMM_COLL_SCATTER, &(struct comm_coll_call){.comm = comm});
     if (comm->rank == 0) {
         whole = comm_coll_alloc_buffer(total, dt, &block);
         if (whole == NULL) {
@@ -43,9 +37,9 @@ int comm_coll_reduce_scatter_reduce_scatterv(const void *sbuf, void *rbuf, const
             return MPI_ERR_NO_MEM;
         }
     }
-    err = total > 0 ? reduce->fn.reduce(sbuf, whole, total, dt, op, 0, comm) : MPI_SUCCESS;
+    err = total > 0 ? comm->coll->reduce(sbuf, whole, total, dt, op, 0, comm) : MPI_SUCCESS;
     if (err == MPI_SUCCESS) {
-        err = scatter->fn.scatterv(whole, rcounts, displs, dt, rbuf, rcounts[comm->rank], dt, 0,
+        err = comm->coll->scatterv(whole, rcounts, displs, dt, rbuf, rcounts[comm->rank], dt, 0,
                                    comm);
     }
     comm_coll_free_buffer(block);

@@ -41,6 +41,9 @@ static bool *communicator_local;
 static long communicator_world_size;
 /* Messages for contexts not made here yet, in arrival order. */
 static struct comm_match_queues communicator_parked;
+/* What gives each communicator its collectives (the collective layer's, through
+ * comm_runtime_init). */
+static comm_coll_attach_fn communicator_coll_attach;
 
 static void communicator_free_levels(struct comm_communicator *c)
 {
@@ -94,10 +97,12 @@ int comm_communicator_shared_level(const struct comm_communicator *comm, int a, 
     return l;
 }
 
-int comm_communicator_init_predefined(int rank, int size, const long *local_peers, size_t nlocal)
+int comm_communicator_init_predefined(int rank, int size, const long *local_peers, size_t nlocal,
+                                      comm_coll_attach_fn coll_attach)
 {
     int rc;
 
+    communicator_coll_attach = coll_attach;
     communicator_local = calloc((size_t)size, sizeof(*communicator_local));
     if (communicator_local == NULL) {
         return COMM_ERR_NOMEM;
@@ -135,6 +140,12 @@ int comm_communicator_init_predefined(int rank, int size, const long *local_peer
     rc = communicator_make_levels(&communicator_world);
     if (rc == COMM_OK) {
         rc = communicator_make_levels(&communicator_self);
+    }
+    if (rc == COMM_OK) {
+        rc = coll_attach(&communicator_world);
+    }
+    if (rc == COMM_OK) {
+        rc = coll_attach(&communicator_self);
     }
     return rc;
 }
@@ -246,13 +257,15 @@ bool comm_communicator_claim_context(uint32_t context, uint32_t *next_out)
     return free_here;
 }
 
-int comm_communicator_create(const long *world_ranks, int size, int my_rank, uint32_t context,
-                             struct comm_errhandler *errhandler,
-                             struct comm_communicator **comm_out)
+/* comm_communicator_create and _create_stage: STAGE marks a hierarchy's stage. */
+static int communicator_create(const long *world_ranks, int size, int my_rank, uint32_t context,
+                               struct comm_errhandler *errhandler, bool stage,
+                               struct comm_communicator **comm_out)
 {
     struct comm_communicator *c;
     long *ranks;
     size_t slot = context / 2;
+    int rc;
 
     communicator_bury_zombies();
     c = calloc(1, sizeof(*c));
@@ -313,11 +326,31 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
     c->errhandler = errhandler;
     comm_errhandler_retain(errhandler);
     c->refs = 1;
+    c->hier_stage = stage;
     communicator_by_ctx[slot] = c;
     comm_communicator_reserve_context(context);
     comm_core_unlock();
+    rc = communicator_coll_attach(c);
+    if (rc < 0) {
+        comm_communicator_free(c);
+        return rc;
+    }
     *comm_out = c;
     return COMM_OK;
+}
+
+int comm_communicator_create(const long *world_ranks, int size, int my_rank, uint32_t context,
+                             struct comm_errhandler *errhandler,
+                             struct comm_communicator **comm_out)
+{
+    return communicator_create(world_ranks, size, my_rank, context, errhandler, false, comm_out);
+}
+
+int comm_communicator_create_stage(const long *world_ranks, int size, int my_rank,
+                                   uint32_t context, struct comm_errhandler *errhandler,
+                                   struct comm_communicator **comm_out)
+{
+    return communicator_create(world_ranks, size, my_rank, context, errhandler, true, comm_out);
 }
 
 int comm_communicator_make_inter(struct comm_communicator *comm, const long *remote_world_ranks,
@@ -336,7 +369,7 @@ int comm_communicator_make_inter(struct comm_communicator *comm, const long *rem
     for (int r = 0; r < remote_size; r++) {
         comm->host_local = comm->host_local && comm_communicator_is_local(ranks[r]);
     }
-    return COMM_OK;
+    return communicator_coll_attach(comm);
 }
 
 void comm_communicator_park(uint32_t context, struct comm_unexpected *msg)

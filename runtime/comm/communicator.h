@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "include/mpi.h"
+#include "runtime/comm/coll_table.h"
 #include "runtime/errhandler.h"
 #include "runtime/info.h"
 #include "runtime/p2p/match.h"
@@ -44,6 +45,11 @@ struct comm_communicator {
     const long *remote_world_ranks;
     struct comm_communicator *local_comm;
     unsigned coll_seq; /* nonblocking collectives started here: their tags */
+    /* The collectives (runtime/comm/coll_table.h), set by the collective layer when the
+     * communicator is made; and the families whose COMM_COLL_<OP> forced an algorithm then
+     * (bit each; coll/coll.h). */
+    const struct comm_coll_table *coll;
+    unsigned coll_forced;
     void *attrs;       /* the user's attributes (api/api_attr.c owns them) */
     /* What the collective layer keeps for this communicator (e.g. a shared-memory segment),
      * and how to free it; called when the communicator is freed and at finalize. */
@@ -82,8 +88,10 @@ struct comm_communicator {
 enum { COMM_COMMUNICATOR_MAGIC = 0x636f6d6d, COMM_COMMUNICATOR_FREED = 0x66726565 };
 
 /* Sets up MPI_COMM_WORLD (RANK of SIZE) and MPI_COMM_SELF; LOCAL_PEERS are the world ranks
- * on this host (NLOCAL of them). */
-int comm_communicator_init_predefined(int rank, int size, const long *local_peers, size_t nlocal);
+ * on this host (NLOCAL of them).  COLL_ATTACH gives them, and every communicator made after
+ * them, their collectives (runtime/comm/coll_table.h). */
+int comm_communicator_init_predefined(int rank, int size, const long *local_peers, size_t nlocal,
+                                      comm_coll_attach_fn coll_attach);
 
 /*
  * The lowest level at which ranks A and B of COMM share a group (0: the same host), or
@@ -106,10 +114,17 @@ int comm_communicator_create(const long *world_ranks, int size, int my_rank, uin
                              struct comm_errhandler *errhandler,
                              struct comm_communicator **comm_out);
 
+/* As comm_communicator_create, for one of another communicator's hierarchy stages
+ * (coll/hier/hier.h): marked hier_stage before it gets its collectives, which are flat. */
+int comm_communicator_create_stage(const long *world_ranks, int size, int my_rank,
+                                   uint32_t context, struct comm_errhandler *errhandler,
+                                   struct comm_communicator **comm_out);
+
 /*
  * Makes COMM (made by comm_communicator_create on context C for the local group) an
  * intercommunicator whose remote group is REMOTE_WORLD_RANKS (copied), with LOCAL_COMM (made
- * on context C + 2, owned from now on) for its collectives.
+ * on context C + 2, owned from now on) for its collectives, and gives it an
+ * intercommunicator's collectives.  COMM_ERR_NOMEM on failure.
  */
 int comm_communicator_make_inter(struct comm_communicator *comm, const long *remote_world_ranks,
                                  int remote_size, struct comm_communicator *local_comm);
