@@ -65,40 +65,12 @@ int comm_api_enter_intracomm(const char *func, MPI_Comm comm,
 int comm_api_runtime_hold(int required, int *provided_out);
 int comm_api_runtime_release(void);
 
-/* Agrees with PARENT's other members (collectively) on a context new to all of them: one
- * allreduce, and more only while some member may take contexts in the meantime. */
-int comm_api_agree_context(const char *func, struct comm_communicator *parent,
-                           uint32_t *context_out);
-
-/*
- * comm_api_agree_context in two halves, for a caller that carries the proposals in an
- * exchange of its own (MPI_Comm_split).  The proposal: this process's next free context, and
- * whether that may grow while the exchange waits (1: an MPI_Comm_idup in flight here, whose
- * progress reserves contexts, or other threads that may make communicators; else 0).  The
- * settlement, collective over PARENT: given the largest proposal and whether any member's may
- * grow, the context (with more allreduces in the second case only).
- */
-void comm_api_context_proposal(unsigned *next_out, unsigned *unsettled_out);
-int comm_api_context_settle(const char *func, struct comm_communicator *parent, unsigned candidate,
-                            bool unsettled, uint32_t *context_out);
-
 /* A context new to every member of G (this process among them), agreed through its first
  * member with point-to-point on C's collective context with TAG (C holds every member): as
- * comm_api_agree_context, with rounds of claims when a member may be making another
+ * comm_communicator_agree_context, with rounds of claims when a member may be making another
  * communicator meanwhile.  MPI_SUCCESS or the error of the exchange (not raised). */
 int comm_api_group_agree_context(struct comm_communicator *c, const struct comm_group *g, int tag,
                                  uint32_t *context_out);
-
-/* MPI_Comm_idup's agreements in flight here: +1 when one starts, -1 when it has made its
- * communicator (one that fails stays counted: agreements then take their longer way). */
-void comm_api_idup_inflight(int delta);
-
-/* A communicator of C's (local) group, in C's order, on CONTEXT. */
-int comm_api_make_comm(const char *func, struct comm_communicator *c, uint32_t context,
-                       struct comm_communicator **comm_out);
-
-/* The world ranks of C's (local) group, malloc'ed; NULL when out of memory. */
-long *comm_api_local_ranks(const struct comm_communicator *c);
 
 /* MPI_Comm_dup of intercommunicator C (collective over both groups). */
 int comm_api_inter_dup(const char *func, struct comm_communicator *c,
@@ -198,10 +170,6 @@ int comm_api_grequest_cancel(struct comm_request *req);
 struct comm_win;
 int comm_api_enter_win(const char *func, MPI_Win win, struct comm_win **win_out);
 int comm_api_win_attr_delete_all(const char *func, struct comm_win *win);
-
-/* MPI_Comm_split_type's HW_GUIDED, RESOURCE_GUIDED and HW_UNGUIDED (comm_split_hw.c). */
-int comm_api_split_hw(struct comm_communicator *c, int split_type, int key, MPI_Info info,
-                      MPI_Comm *newcomm);
 
 /*
  * Objects whose callback has another calling convention (the Fortran entry points, fortran/):

@@ -1,6 +1,7 @@
 /*
- * api_coll_post.c - the collectives' forms (see coll_post.h): blocking through a schedule,
- * nonblocking, persistent, and the start of a persistent collective.
+ * api_coll_post.c - the collectives' forms (see api_coll_post.h): blocking through a schedule,
+ * nonblocking, persistent, and the start of a persistent collective; the start of any
+ * schedule as a request (MPI_Comm_idup's too).
  *
  * Layer: api (calls coll/).
  */
@@ -44,6 +45,39 @@ int comm_api_check_inter_in_place(const char *func, struct comm_communicator *c,
         return comm_api_error(c, MPI_ERR_BUFFER,
                               "%s: MPI_IN_PLACE is not allowed on an intercommunicator", func);
     }
+    return MPI_SUCCESS;
+}
+
+int comm_api_check_request_out(const char *func, struct comm_communicator *comm,
+                               MPI_Request *request)
+{
+    if (request == NULL) {
+        return comm_api_error(comm, MPI_ERR_ARG, "%s: request is NULL", func);
+    }
+    return MPI_SUCCESS;
+}
+
+int comm_api_start_schedule(const char *func, struct comm_communicator *comm,
+                            struct comm_coll_sched *s, int build_err, MPI_Request *request)
+{
+    struct comm_request *req;
+    int err = build_err;
+
+    if (s == NULL) {
+        return comm_api_error(comm, MPI_ERR_NO_MEM, "%s: out of memory", func);
+    }
+    req = err == MPI_SUCCESS ? comm_request_alloc(COMM_REQUEST_COLL) : NULL;
+    if (req == NULL) {
+        comm_coll_sched_free(s);
+        return comm_api_error(comm, err != MPI_SUCCESS ? err : MPI_ERR_NO_MEM,
+                              "%s: cannot build the schedule", func);
+    }
+    err = comm_coll_sched_start(s, req);
+    if (err != MPI_SUCCESS) {
+        comm_request_free(req);
+        return comm_api_error(comm, err, "%s: cannot start the schedule", func);
+    }
+    *request = (MPI_Request)req;
     return MPI_SUCCESS;
 }
 

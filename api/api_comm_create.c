@@ -82,7 +82,10 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         err = create_check_group("MPI_Comm_create", c, group, &g);
     }
     if (err == MPI_SUCCESS) {
-        err = comm_api_agree_context("MPI_Comm_create", c, &context);
+        err = comm_communicator_agree_context(c, &context);
+        if (err != MPI_SUCCESS) {
+            err = comm_api_error(c, err, "MPI_Comm_create: cannot agree on a context");
+        }
     }
     if (err != MPI_SUCCESS) {
         return err;
@@ -142,7 +145,7 @@ int comm_api_group_agree_context(struct comm_communicator *c, const struct comm_
     unsigned mine[2], agreed[2], candidate;
     int err;
 
-    comm_api_context_proposal(&mine[1], &mine[0]);
+    comm_communicator_context_proposal(&mine[1], &mine[0]);
     err = create_group_round(c, g, tag, mine, agreed);
     candidate = agreed[1];
     /* A member said the largest proposal might be taken meanwhile (another thread, or an
@@ -226,10 +229,9 @@ static int idup_step(struct comm_coll_sched *s, void *arg)
         return idup_check(s, st);
     }
     /* The candidate was reserved at the check: nothing here takes contexts any more. */
-    comm_api_idup_inflight(-1);
-    err = comm_api_make_comm("MPI_Comm_idup", st->parent, st->candidate, &n);
-    if (err != MPI_SUCCESS) {
-        return err;
+    comm_communicator_idup_inflight(-1);
+    if (comm_communicator_make_from(st->parent, st->candidate, &n) < 0) {
+        return comm_api_error(st->parent, MPI_ERR_NO_MEM, "MPI_Comm_idup: out of memory");
     }
     comm_proc_topo_attach(n, st->parent->proc_topo); /* a duplicate keeps the topology */
     err = comm_api_attr_copy("MPI_Comm_idup", st->parent, n);
@@ -269,7 +271,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
             err = comm_coll_sched_call(s, idup_step, st);
         }
         if (err == MPI_SUCCESS) {
-            comm_api_idup_inflight(1);
+            comm_communicator_idup_inflight(1);
         }
     } else {
         err = MPI_ERR_NO_MEM;

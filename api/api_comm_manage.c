@@ -2,12 +2,8 @@
  * api_comm_manage.c - making and unmaking communicators: MPI_Comm_dup, MPI_Comm_split,
  * MPI_Comm_free, and comparing and naming them.
  *
- * Layer: api.  A new communicator's context is the largest "next free context" of its
- * members, agreed with an allreduce on the parent, so it is new to every member even when
- * several communicators are made at once in overlapping groups.  It is confirmed free
- * everywhere with more allreduces only when some member's next context may have grown while
- * the first one waited (a nonblocking agreement in flight there, or other threads): a process
- * that makes communicators one at a time pays one allreduce per communicator.
+ * Layer: api.  The contexts of new communicators are agreed, and duplicates made, by the
+ * core (runtime/comm/communicator_make.c).
  */
 #include "config.h"
 
@@ -22,64 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* MPI_Comm_idup calls not yet settled; atomic (threads at MPI_THREAD_MULTIPLE). */
-static unsigned manage_idups_inflight = 0;
-
-void comm_api_idup_inflight(int delta)
-{
-    __atomic_add_fetch(&manage_idups_inflight, (unsigned)delta, __ATOMIC_RELAXED);
-}
-
-void comm_api_context_proposal(unsigned *next_out, unsigned *unsettled_out)
-{
-    *next_out = comm_communicator_next_context();
-    *unsettled_out = __atomic_load_n(&manage_idups_inflight, __ATOMIC_RELAXED) > 0 ||
-                     comm_runtime_thread_level() == MPI_THREAD_MULTIPLE;
-}
-
-/*
- * The largest proposal may have been taken here while the exchange waited: progress runs a
- * pending MPI_Comm_idup, which reserves its own candidate.  So, when a member said it might
- * be, every member reserves the candidate, as MPI_Comm_idup does, and says whether it was
- * still free; any "taken" starts another round from the members' new maxima.
- */
-int comm_api_context_settle(const char *func, struct comm_communicator *parent, unsigned candidate,
-                            bool unsettled, uint32_t *context_out)
-{
-    unsigned mine[2], agreed[2];
-    int err;
-
-    while (unsettled) {
-        mine[0] = comm_communicator_claim_context(candidate, &mine[1]) ? 0 : 1;
-        err = PMPI_Allreduce(mine, agreed, 2, MPI_UNSIGNED, MPI_MAX, parent->handle);
-        if (err != MPI_SUCCESS) {
-            return comm_api_error(parent, err, "%s: cannot agree on a context", func);
-        }
-        unsettled = agreed[0] != 0;
-        candidate = unsettled ? agreed[1] : candidate;
-    }
-    *context_out = candidate;
-    return MPI_SUCCESS;
-}
-
-int comm_api_agree_context(const char *func, struct comm_communicator *parent,
-                           uint32_t *context_out)
-{
-    unsigned mine[2], agreed[2];
-    int err;
-
-    comm_api_context_proposal(&mine[1], &mine[0]);
-    err = PMPI_Allreduce(mine, agreed, 2, MPI_UNSIGNED, MPI_MAX, parent->handle);
-    if (err != MPI_SUCCESS) {
-        return comm_api_error(parent, err, "%s: cannot agree on a context", func);
-    }
-    return comm_api_context_settle(func, parent, agreed[1], agreed[0] != 0, context_out);
-}
-
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     struct comm_communicator *c, *n;
-    uint32_t context = 0; /* set by comm_api_agree_context on success */
+    uint32_t context = 0; /* set by comm_communicator_agree_context on success */
     int err = comm_api_enter_comm("MPI_Comm_dup", comm, &c);
 
     if (err != MPI_SUCCESS) {
@@ -91,9 +33,11 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (c->inter) {
         err = comm_api_inter_dup("MPI_Comm_dup", c, &n);
     } else {
-        err = comm_api_agree_context("MPI_Comm_dup", c, &context);
-        if (err == MPI_SUCCESS) {
-            err = comm_api_make_comm("MPI_Comm_dup", c, context, &n);
+        err = comm_communicator_agree_context(c, &context);
+        if (err != MPI_SUCCESS) {
+            err = comm_api_error(c, err, "MPI_Comm_dup: cannot agree on a context");
+        } else if (comm_communicator_make_from(c, context, &n) < 0) {
+            err = comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_dup: out of memory");
         }
     }
     if (err != MPI_SUCCESS) {
@@ -110,32 +54,6 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
-int comm_api_make_comm(const char *func, struct comm_communicator *c, uint32_t context,
-                       struct comm_communicator **comm_out)
-{
-    long *ranks = comm_api_local_ranks(c);
-    int err;
-
-    if (ranks == NULL) {
-        return comm_api_error(c, MPI_ERR_NO_MEM, "%s: out of memory", func);
-    }
-    err = comm_communicator_create(ranks, c->size, c->rank, context, c->errhandler, comm_out);
-    free(ranks);
-    if (err < 0) {
-        return comm_api_error(c, MPI_ERR_NO_MEM, "%s: out of memory", func);
-    }
-    return MPI_SUCCESS;
-}
-
-long *comm_api_local_ranks(const struct comm_communicator *c)
-{
-    long *ranks = malloc((size_t)c->size * sizeof(*ranks));
-
-    for (int r = 0; r < c->size && ranks != NULL; r++) {
-        ranks[r] = comm_communicator_world_rank(c, r);
-    }
-    return ranks;
-}
 COMM_API_ALIAS(MPI_Comm_dup);
 
 /* Orders the members of a split: by key, then by rank in the parent. */
@@ -150,7 +68,7 @@ static int manage_by_key(const void *a, const void *b)
 }
 
 /* What each member of a split says in its one exchange: its color and key, and its context
- * proposal (comm_api_context_proposal). */
+ * proposal (comm_communicator_context_proposal). */
 enum { SPLIT_COLOR, SPLIT_KEY, SPLIT_NEXT, SPLIT_UNSETTLED, SPLIT_FIELDS };
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
@@ -185,7 +103,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         err = comm_api_error(c, MPI_ERR_NO_MEM, "MPI_Comm_split: out of memory");
         goto out_free;
     }
-    comm_api_context_proposal(&next, &unsettled);
+    comm_communicator_context_proposal(&next, &unsettled);
     said[SPLIT_FIELDS * c->rank + SPLIT_COLOR] = color;
     said[SPLIT_FIELDS * c->rank + SPLIT_KEY] = key;
     said[SPLIT_FIELDS * c->rank + SPLIT_NEXT] = next;
@@ -201,8 +119,9 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
             (unsigned)theirs[SPLIT_NEXT] > candidate ? (unsigned)theirs[SPLIT_NEXT] : candidate;
         any_unsettled = any_unsettled || theirs[SPLIT_UNSETTLED] != 0;
     }
-    err = comm_api_context_settle("MPI_Comm_split", c, candidate, any_unsettled, &context);
+    err = comm_communicator_context_settle(c, candidate, any_unsettled, &context);
     if (err != MPI_SUCCESS) {
+        err = comm_api_error(c, err, "MPI_Comm_split: cannot agree on a context");
         goto out_free;
     }
     if (color == MPI_UNDEFINED) {
@@ -313,8 +232,8 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_UNEQUAL;
         return MPI_SUCCESS;
     }
-    ra = comm_api_local_ranks(a);
-    rb = comm_api_local_ranks(b);
+    ra = comm_communicator_local_ranks(a);
+    rb = comm_communicator_local_ranks(b);
     if (ra == NULL || rb == NULL) {
         free(ra);
         free(rb);
@@ -382,39 +301,6 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Comm_test_inter);
-
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
-{
-    struct comm_communicator *c;
-    int err = comm_api_enter_intracomm("MPI_Comm_split_type", comm, &c);
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (info != MPI_INFO_NULL && comm_info_lookup(info) == NULL) {
-        return comm_api_error(c, MPI_ERR_INFO, "MPI_Comm_split_type: invalid info handle");
-    }
-    if (newcomm == NULL) {
-        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_split_type: newcomm is NULL");
-    }
-    if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
-        split_type == MPI_COMM_TYPE_RESOURCE_GUIDED) {
-        return comm_api_split_hw(c, split_type, key, info, newcomm);
-    }
-    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
-        return comm_api_error(c, MPI_ERR_ARG,
-                              "MPI_Comm_split_type: invalid split_type %d (expected "
-                              "MPI_COMM_TYPE_SHARED, MPI_COMM_TYPE_HW_GUIDED, "
-                              "MPI_COMM_TYPE_HW_UNGUIDED, MPI_COMM_TYPE_RESOURCE_GUIDED or "
-                              "MPI_UNDEFINED)",
-                              split_type);
-    }
-    /* Ranks that can share memory are the ranks of one host. */
-    return PMPI_Comm_split(
-        comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : (int)comm_runtime_job()->node_id, key,
-        newcomm);
-}
-COMM_API_ALIAS(MPI_Comm_split_type);
 
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {

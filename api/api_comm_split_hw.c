@@ -1,6 +1,7 @@
 /*
- * api_comm_split_hw.c - MPI_Comm_split_type by hardware: MPI_COMM_TYPE_HW_GUIDED (and MPI 4.1's
- * RESOURCE_GUIDED) with the info key mpi_hw_resource_type, and MPI_COMM_TYPE_HW_UNGUIDED.
+ * api_comm_split_hw.c - MPI_Comm_split_type, whose kinds but MPI_COMM_TYPE_SHARED (a split by
+ * host) are by hardware: MPI_COMM_TYPE_HW_GUIDED (and MPI 4.1's RESOURCE_GUIDED) with the info
+ * key mpi_hw_resource_type, and MPI_COMM_TYPE_HW_UNGUIDED.
  *
  * Layer: api.
  *
@@ -21,6 +22,7 @@
 
 #include "api/api.h"
 #include "base/error.h"
+#include "runtime/info.h"
 #include "runtime/job_topo.h"
 #include "base/log.h"
 #include "runtime/runtime.h"
@@ -247,9 +249,36 @@ static int split_unguided(struct comm_communicator *c, int key, MPI_Comm *newcom
     return err;
 }
 
-int comm_api_split_hw(struct comm_communicator *c, int split_type, int key, MPI_Info info,
-                      MPI_Comm *newcomm)
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
-    return split_type == MPI_COMM_TYPE_HW_UNGUIDED ? split_unguided(c, key, newcomm)
-                                                   : split_guided(c, key, info, newcomm);
+    struct comm_communicator *c;
+    int err = comm_api_enter_intracomm("MPI_Comm_split_type", comm, &c);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    if (info != MPI_INFO_NULL && comm_info_lookup(info) == NULL) {
+        return comm_api_error(c, MPI_ERR_INFO, "MPI_Comm_split_type: invalid info handle");
+    }
+    if (newcomm == NULL) {
+        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_split_type: newcomm is NULL");
+    }
+    if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
+        split_type == MPI_COMM_TYPE_RESOURCE_GUIDED) {
+        return split_type == MPI_COMM_TYPE_HW_UNGUIDED ? split_unguided(c, key, newcomm)
+                                                       : split_guided(c, key, info, newcomm);
+    }
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED) {
+        return comm_api_error(c, MPI_ERR_ARG,
+                              "MPI_Comm_split_type: invalid split_type %d (expected "
+                              "MPI_COMM_TYPE_SHARED, MPI_COMM_TYPE_HW_GUIDED, "
+                              "MPI_COMM_TYPE_HW_UNGUIDED, MPI_COMM_TYPE_RESOURCE_GUIDED or "
+                              "MPI_UNDEFINED)",
+                              split_type);
+    }
+    /* Ranks that can share memory are the ranks of one host. */
+    return PMPI_Comm_split(
+        comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : (int)comm_runtime_job()->node_id, key,
+        newcomm);
 }
+COMM_API_ALIAS(MPI_Comm_split_type);

@@ -1,5 +1,7 @@
 /*
- * api_errors.c - MPI error classes, codes, strings and error-handler dispatch.
+ * api_errors.c - MPI error classes, codes and strings, and raising an error on an object (the
+ * error-handler dispatch every entry point goes through); the error-handler objects' own calls
+ * are api_errhandler.c.
  *
  * Layer: api.  The one table that maps comm statuses to MPI error classes lives here;
  * MPI_Error_class and MPI_Error_string both read it, and the user's classes and codes
@@ -9,6 +11,7 @@
 
 #include "api/api.h"
 #include "base/error.h"
+#include "rma/rma.h"
 #include "runtime/runtime.h"
 #include "runtime/thread.h"
 
@@ -290,6 +293,23 @@ int comm_api_enter_intracomm(const char *func, MPI_Comm comm, struct comm_commun
     return err;
 }
 
+int comm_api_enter_win(const char *func, MPI_Win win, struct comm_win **win_out)
+{
+    struct comm_win *w = NULL;
+    int err = comm_api_check_running(func);
+
+    if (err != MPI_SUCCESS) {
+        return err;
+    }
+    w = comm_win_lookup(win);
+    if (w == NULL) {
+        return comm_api_error(NULL, MPI_ERR_WIN, "%s: invalid window %s", func,
+                              win == MPI_WIN_NULL ? "MPI_WIN_NULL" : "handle");
+    }
+    *win_out = w;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
     int cls;
@@ -329,137 +349,6 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     return MPI_SUCCESS;
 }
 COMM_API_ALIAS(MPI_Error_string);
-
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    struct comm_communicator *c;
-    struct comm_errhandler *eh;
-    int err = comm_api_enter_comm("MPI_Comm_set_errhandler", comm, &c);
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    eh = comm_errhandler_lookup(errhandler);
-    if (eh == NULL || eh->session_fn != NULL || eh->win_fn != NULL ||
-        comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_WIN) ||
-        comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_SESSION)) {
-        return comm_api_error(c, MPI_ERR_ARG,
-                              "MPI_Comm_set_errhandler: invalid error handler "
-                              "%#lx%s",
-                              (unsigned long)(uintptr_t)errhandler,
-                              eh == NULL ? ""
-                              : eh->win_fn != NULL ||
-                                      comm_errhandler_is_invoked_for(eh, COMM_ERRHANDLER_FOR_WIN)
-                                  ? " (a window's)"
-                                  : " (a session's)");
-    }
-    comm_errhandler_retain(eh);
-    comm_errhandler_release(c->errhandler);
-    c->errhandler = eh;
-    return MPI_SUCCESS;
-}
-COMM_API_ALIAS(MPI_Comm_set_errhandler);
-
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    struct comm_communicator *c;
-    int err = comm_api_enter_comm("MPI_Comm_get_errhandler", comm, &c);
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (errhandler == NULL) {
-        return comm_api_error(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler: errhandler is NULL");
-    }
-    /* The caller gets a reference of its own, to free with MPI_Errhandler_free. */
-    comm_errhandler_retain(c->errhandler);
-    *errhandler = comm_errhandler_handle(c->errhandler);
-    return MPI_SUCCESS;
-}
-COMM_API_ALIAS(MPI_Comm_get_errhandler);
-
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
-                                MPI_Errhandler *errhandler)
-{
-    struct comm_errhandler *eh;
-    int err = comm_api_check_running("MPI_Comm_create_errhandler");
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    if (comm_errhandler_fn == NULL || errhandler == NULL) {
-        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler: %s is NULL",
-                              errhandler == NULL ? "errhandler" : "the function");
-    }
-    eh = comm_errhandler_create(comm_errhandler_fn);
-    if (eh == NULL) {
-        return comm_api_error(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler: out of memory");
-    }
-    *errhandler = comm_errhandler_handle(eh);
-    return MPI_SUCCESS;
-}
-COMM_API_ALIAS(MPI_Comm_create_errhandler);
-
-int comm_api_errhandler_create_invoked(const char *func, enum comm_errhandler_object object,
-                                       comm_errhandler_invoke_fn *invoke, void *invoke_data,
-                                       MPI_Errhandler *errhandler)
-{
-    struct comm_errhandler *eh;
-    int err = comm_api_check_running(func);
-
-    if (err != MPI_SUCCESS) {
-        free(invoke_data);
-        return err;
-    }
-    if (invoke == NULL || errhandler == NULL) {
-        free(invoke_data);
-        return comm_api_error(NULL, MPI_ERR_ARG, "%s: %s is NULL", func,
-                              errhandler == NULL ? "errhandler" : "the function");
-    }
-    eh = comm_errhandler_create_invoked(object, invoke, invoke_data);
-    if (eh == NULL) {
-        return comm_api_error(NULL, MPI_ERR_NO_MEM, "%s: out of memory", func);
-    }
-    *errhandler = comm_errhandler_handle(eh);
-    return MPI_SUCCESS;
-}
-
-int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
-{
-    struct comm_communicator *c;
-    int err = comm_api_enter_comm("MPI_Comm_call_errhandler", comm, &c);
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    comm_api_error(c, errorcode,
-                   "MPI_Comm_call_errhandler: error code %d raised by the "
-                   "application",
-                   errorcode);
-    return MPI_SUCCESS;
-}
-COMM_API_ALIAS(MPI_Comm_call_errhandler);
-
-int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
-{
-    struct comm_errhandler *eh;
-    int err = comm_api_check_running("MPI_Errhandler_free");
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    eh = errhandler ? comm_errhandler_lookup(*errhandler) : NULL;
-    if (eh == NULL) {
-        return comm_api_error(NULL, MPI_ERR_ARG, "MPI_Errhandler_free: invalid error handler");
-    }
-    /* The Fortran index goes with the user's handle: communicators may keep the object alive
-     * after this, but the index must not outlive it. */
-    comm_api_handle_forget(COMM_API_HANDLE_ERRHANDLER, *errhandler);
-    comm_errhandler_release(eh);
-    *errhandler = MPI_ERRHANDLER_NULL;
-    return MPI_SUCCESS;
-}
-COMM_API_ALIAS(MPI_Errhandler_free);
 
 /* Adds a user code of class MPI_CLASS (-1: a new class, its own); its number, or the error. */
 static int api_add_code(const char *func, int mpi_class, int *code_out)

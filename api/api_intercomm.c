@@ -55,10 +55,10 @@ static int inter_share(const char *func, struct comm_communicator *local, long *
 typedef int (*inter_trade_fn)(void *arg, long *ours, long *theirs);
 
 /*
- * Makes sure CANDIDATE is new to every member of both groups, as comm_api_agree_context does
- * for one: every member of LOCAL claims it, the group takes the largest of (taken, next
- * context) of its members, the leaders trade theirs with TRADE, and while any member found it
- * taken the largest next context is tried.  So threads of one process may make communicators
+ * Makes sure CANDIDATE is new to every member of both groups, as
+ * comm_communicator_agree_context does for one: every member of LOCAL claims it, the group
+ * takes the largest of (taken, next context) of its members, the leaders trade theirs with
+ * TRADE, and while any member found it taken the largest next context is tried.  So threads of one process may make communicators
  * at once.  *CONTEXT_OUT: the context agreed.
  */
 static int inter_claim(const char *func, struct comm_communicator *local, uint32_t candidate,
@@ -124,15 +124,13 @@ static int inter_make(const char *func, struct comm_communicator *local, const l
                       int remote_size, uint32_t context, struct comm_communicator **comm_out)
 {
     struct comm_communicator *inter, *local_copy;
-    int err = comm_api_make_comm(func, local, context, &inter);
 
-    if (err != MPI_SUCCESS) {
-        return err;
+    if (comm_communicator_make_from(local, context, &inter) < 0) {
+        return comm_api_error(local, MPI_ERR_NO_MEM, "%s: out of memory", func);
     }
-    err = comm_api_make_comm(func, local, context + 2, &local_copy);
-    if (err != MPI_SUCCESS) {
+    if (comm_communicator_make_from(local, context + 2, &local_copy) < 0) {
         comm_communicator_free(inter);
-        return err;
+        return comm_api_error(local, MPI_ERR_NO_MEM, "%s: out of memory", func);
     }
     snprintf(local_copy->name, sizeof(local_copy->name), "local group of an intercommunicator");
     if (comm_communicator_make_inter(inter, remote_ranks, remote_size, local_copy) < 0) {
@@ -180,7 +178,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         }
     }
     err = inter_local_next(func, local, &next);
-    mine = comm_api_local_ranks(local);
+    mine = comm_communicator_local_ranks(local);
     if (err == MPI_SUCCESS && mine == NULL) {
         err = comm_api_error(local, MPI_ERR_NO_MEM, "%s: out of memory", func);
     }

@@ -60,12 +60,12 @@ int comm_api_topo_comm(const char *func, struct comm_communicator *c, int n, con
     uint32_t context;
     long *ranks;
     int me = comm_api_topo_new_rank(c, n, old_of_new);
-    int err = comm_api_agree_context(func, c, &context);
+    int err = comm_communicator_agree_context(c, &context);
 
     *comm_out = NULL;
     *rank_out = MPI_UNDEFINED;
     if (err != MPI_SUCCESS) {
-        return err;
+        return comm_api_error(c, err, "%s: cannot agree on a context", func);
     }
     if (me == MPI_UNDEFINED) {
         return MPI_SUCCESS;

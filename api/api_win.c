@@ -20,23 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int comm_api_enter_win(const char *func, MPI_Win win, struct comm_win **win_out)
-{
-    struct comm_win *w = NULL;
-    int err = comm_api_check_running(func);
-
-    if (err != MPI_SUCCESS) {
-        return err;
-    }
-    w = comm_win_lookup(win);
-    if (w == NULL) {
-        return comm_api_error(NULL, MPI_ERR_WIN, "%s: invalid window %s", func,
-                              win == MPI_WIN_NULL ? "MPI_WIN_NULL" : "handle");
-    }
-    *win_out = w;
-    return MPI_SUCCESS;
-}
-
 /* The hints a window keeps (and MPI_Win_get_info returns), with their defaults. */
 static const struct {
     const char *key;
@@ -118,13 +101,12 @@ static int win_make(const char *func, int flavor, void *base, MPI_Aint size, int
     if (info != MPI_INFO_NULL && comm_info_lookup(info) == NULL) {
         return comm_api_error(c, MPI_ERR_INFO, "%s: invalid info handle", func);
     }
-    err = comm_api_agree_context(func, c, &context);
+    err = comm_communicator_agree_context(c, &context);
     if (err != MPI_SUCCESS) {
-        return err;
+        return comm_api_error(c, err, "%s: cannot agree on a context", func);
     }
-    err = comm_api_make_comm(func, c, context, &wc);
-    if (err != MPI_SUCCESS) {
-        return err;
+    if (comm_communicator_make_from(c, context, &wc) < 0) {
+        return comm_api_error(c, MPI_ERR_NO_MEM, "%s: out of memory", func);
     }
     comm_errhandler_release(wc->errhandler);
     wc->errhandler = comm_errhandler_lookup(MPI_ERRORS_ARE_FATAL);

@@ -184,6 +184,40 @@ void comm_communicator_reserve_context(uint32_t context);
  * after the reservation. */
 bool comm_communicator_claim_context(uint32_t context, uint32_t *next_out);
 
+/*
+ * Making a communicator from a parent (communicator_make.c).  Agreeing on its context with
+ * PARENT's other members (collectively, through PARENT's collective table): one allreduce, and
+ * more only while some member may take contexts in the meantime.  MPI_SUCCESS or the error of
+ * the collective (not raised).
+ */
+int comm_communicator_agree_context(struct comm_communicator *parent, uint32_t *context_out);
+
+/*
+ * comm_communicator_agree_context in two halves, for a caller that carries the proposals in an
+ * exchange of its own (MPI_Comm_split, MPI_Comm_create_group).  The proposal: this process's
+ * next free context, and whether that may grow while the exchange waits (1: an MPI_Comm_idup
+ * in flight here, whose progress reserves contexts, or other threads that may make
+ * communicators; else 0).  The settlement, collective over PARENT: given the largest proposal
+ * and whether any member's may grow, the context (with more allreduces in the second case
+ * only); MPI_SUCCESS or the error of the collective.
+ */
+void comm_communicator_context_proposal(unsigned *next_out, unsigned *unsettled_out);
+int comm_communicator_context_settle(struct comm_communicator *parent, unsigned candidate,
+                                     bool unsettled, uint32_t *context_out);
+
+/* MPI_Comm_idup's agreements in flight here: +1 when one starts, -1 when it has made its
+ * communicator (one that fails stays counted: agreements then take their longer way).  Any
+ * thread. */
+void comm_communicator_idup_inflight(int delta);
+
+/* A communicator of PARENT's (local) group, in PARENT's order, on CONTEXT (agreed).
+ * COMM_OK or COMM_ERR_NOMEM. */
+int comm_communicator_make_from(struct comm_communicator *parent, uint32_t context,
+                                struct comm_communicator **comm_out);
+
+/* The world ranks of C's (local) group, malloc'ed; NULL when out of memory. */
+long *comm_communicator_local_ranks(const struct comm_communicator *c);
+
 /* The object behind a handle, or NULL for MPI_COMM_NULL and handles that name nothing. */
 struct comm_communicator *comm_communicator_lookup(MPI_Comm handle);
 
