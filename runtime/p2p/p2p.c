@@ -1199,31 +1199,9 @@ void comm_p2p_probe_wait(struct comm_communicator *comm, int source, int tag, bo
 
 /* ---- progress ------------------------------------------------------------------------- */
 
-enum { P2P_MAX_HOOKS = 4 };
-static int (*p2p_hooks[P2P_MAX_HOOKS])(void);
-static size_t p2p_nhooks;
-
-int comm_progress_add_hook(int (*fn)(void))
-{
-    int rc = COMM_OK;
-
-    comm_core_lock();
-    for (size_t i = 0; i < p2p_nhooks; i++) {
-        if (p2p_hooks[i] == fn) {
-            goto out_unlock;
-        }
-    }
-    if (p2p_nhooks == P2P_MAX_HOOKS) {
-        rc = COMM_ERR_NOMEM;
-        goto out_unlock;
-    }
-    p2p_hooks[p2p_nhooks++] = fn;
-out_unlock:
-    comm_core_unlock();
-    return rc;
-}
-
-int comm_progress_poll(void)
+/* Point-to-point's poller (the first the progress engine runs): the transports, then what
+ * waits to go out. */
+static int p2p_poll(void)
 {
     int n = comm_btl_progress_all();
     struct comm_proc **link = &p2p_busy;
@@ -1239,9 +1217,6 @@ int comm_progress_poll(void)
             n++;
         }
     }
-    for (size_t i = 0; i < p2p_nhooks; i++) {
-        n += p2p_hooks[i]();
-    }
     return n;
 }
 
@@ -1254,6 +1229,10 @@ int comm_p2p_init(long rank, long size, const long *local_peers, size_t nlocal)
     p2p_procs = calloc((size_t)size, sizeof(*p2p_procs));
     if (p2p_procs == NULL) {
         return COMM_ERR_NOMEM;
+    }
+    rc = comm_progress_add_hook(p2p_poll);
+    if (rc < 0) {
+        return rc;
     }
     p2p_write_slots_init();
     for (long r = 0; r < size; r++) {

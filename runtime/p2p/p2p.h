@@ -31,6 +31,7 @@
 #include "btl/btl.h"
 #include "include/mpi.h"
 #include "base/config_table.h"
+#include "runtime/p2p/progress.h"
 #include "runtime/p2p/request.h"
 
 struct comm_btl_endpoint;
@@ -86,34 +87,6 @@ int comm_p2p_start_mrecv(struct comm_request *req, struct comm_unexpected *msg);
 /* Cancels REQ if it has not matched (receive) or not left (send); true when cancelled. */
 bool comm_p2p_cancel(struct comm_request *req);
 
-/* Polls the transports, pushes what waits and runs the progress hooks; returns the number of
- * events.  At MPI_THREAD_MULTIPLE it returns 0 at once while another thread drives progress
- * (comm_progress_wait), which polls for all. */
-int comm_progress(void);
-
-/* One round of comm_progress, with the core lock held by the caller. */
-int comm_progress_poll(void);
-
-/* Adds FN (returning its number of events) to what comm_progress runs, once: the collective
- * engine's schedules progress this way.  COMM_ERR_NOMEM when the few slots are taken. */
-int comm_progress_add_hook(int (*fn)(void));
-
-/* Progresses until *FLAG is true (a request's complete field, or a flag the progress engine
- * sets under the core lock).  Called without the core lock (see comm_progress_wait). */
-void comm_progress_until(const bool *flag);
-
-/*
- * Progresses until DONE(ARG) is true; DONE runs with the core lock held, possibly in another
- * thread (the driver's), and must not wait.  At MPI_THREAD_MULTIPLE one waiting thread polls
- * the transports for all; the others sleep until their DONE is true or the polling role is
- * free (progress.c).  Call it without the core lock: a waiting thread must leave the lock to
- * the others (with it held, the thread polls by itself, keeping every other thread out).
- */
-void comm_progress_wait(bool (*done)(void *arg), void *arg);
-
-/* DONE for comm_progress_wait: whether the bool at FLAG is true (read with acquire order). */
-bool comm_progress_flag_done(void *flag);
-
 /* Looks for a message matching (source, tag) on COMM without receiving it; with TAKE it is
  * removed for MPI_Mrecv and returned in *msg_out.  COMM_ERR_NOT_FOUND when none. */
 int comm_p2p_probe(struct comm_communicator *comm, int source, int tag, bool take,
@@ -122,22 +95,5 @@ int comm_p2p_probe(struct comm_communicator *comm, int source, int tag, bool tak
 /* comm_p2p_probe until a message matches (the blocking MPI_Probe and MPI_Mprobe). */
 void comm_p2p_probe_wait(struct comm_communicator *comm, int source, int tag, bool take,
                          struct comm_unexpected **msg_out, MPI_Status *status_out);
-
-/* Decides how to wait: yield the core when the host runs more ranks than it has cores
- * (LOCAL_SIZE ranks here), or as COMM_WAIT_YIELD says. */
-int comm_progress_init(long local_size);
-
-/* COMM_PROGRESS_THREAD: whether a thread progresses beside the program (the core lock is then
- * taken whatever the thread level), and starting and stopping it (after init, before the
- * transports close). */
-bool comm_progress_thread_wanted(void);
-int comm_progress_thread_start(void);
-void comm_progress_thread_stop(void);
-
-/* Whether this process waits by yielding the core. */
-bool comm_progress_is_polite(void);
-
-/* Settings of the progress engine. */
-extern const struct comm_setting_table comm_progress_settings;
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * progress.c - how a rank waits: polling the transports, spinning, and yielding the core when
- * ranks outnumber cores.
+ * progress.c - how a rank waits: running the pollers (point-to-point's polls the transports),
+ * spinning, and yielding the core when ranks outnumber cores.
  *
  * At MPI_THREAD_MULTIPLE one waiting thread at a time drives progress: it polls with the core
  * lock held and lets the lock go between rounds, so other threads' calls go on.  The other
@@ -15,7 +15,8 @@
  */
 #include "config.h"
 
-#include "runtime/p2p/p2p.h"
+#include "runtime/p2p/progress.h"
+
 #include "base/error.h"
 #include "base/log.h"
 #include "runtime/thread.h"
@@ -23,6 +24,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysinfo.h>
@@ -55,6 +57,42 @@ const struct comm_setting_table comm_progress_settings = {
 
 /* Guarded by: set at init. */
 static bool progress_polite = false;
+
+/* The pollers, in the order they were added (point-to-point's first).  Guarded by the core
+ * lock. */
+enum { PROGRESS_MAX_HOOKS = 8 };
+static int (*progress_hooks[PROGRESS_MAX_HOOKS])(void);
+static size_t progress_nhooks;
+
+int comm_progress_add_hook(int (*fn)(void))
+{
+    int rc = COMM_OK;
+
+    comm_core_lock();
+    for (size_t i = 0; i < progress_nhooks; i++) {
+        if (progress_hooks[i] == fn) {
+            goto out_unlock;
+        }
+    }
+    if (progress_nhooks == PROGRESS_MAX_HOOKS) {
+        rc = COMM_ERR_NOMEM;
+        goto out_unlock;
+    }
+    progress_hooks[progress_nhooks++] = fn;
+out_unlock:
+    comm_core_unlock();
+    return rc;
+}
+
+int comm_progress_poll(void)
+{
+    int n = 0;
+
+    for (size_t i = 0; i < progress_nhooks; i++) {
+        n += progress_hooks[i]();
+    }
+    return n;
+}
 
 /* The progress thread (COMM_PROGRESS_THREAD). */
 static pthread_t progress_thread;
