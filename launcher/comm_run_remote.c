@@ -1,5 +1,7 @@
 /*
- * comm_run_remote.c - jobs across hosts: comm-run and the agents it starts on the other hosts.
+ * comm_run_remote.c - jobs across hosts: comm-run's side (starting the agents, taking their
+ * messages, completing fences across hosts) and the links both sides keep on the event loop.
+ * An agent's side is comm_run_agent.c.
  *
  * Layer: launcher.
  *
@@ -15,14 +17,13 @@
  * rules and prints the lines, naming the host), and its host's part of each fence; comm-run
  * completes a fence once every host with ranks has given its part, and tells the agents to stop
  * when the job ends.  Both sides send a ping every second; a side that hears nothing for
- * REMOTE_SILENCE_S seconds takes the other for gone: comm-run ends the job naming the host, an
- * agent stops its ranks.  An agent that exits or loses its connection before saying it is done
+ * COMM_RUN_REMOTE_SILENCE_S seconds takes the other for gone: comm-run ends the job naming the
+ * host, an agent stops its ranks.  An agent that exits or loses its connection before saying it is done
  * ends the job the same way.
  */
 #include "config.h"
 
-#include "launcher/comm_run.h"
-#include "launcher/comm_run_wire.h"
+#include "launcher/comm_run_remote.h"
 #include "pmix-glue/pmix_server.h"
 #include "base/error.h"
 #include "base/log.h"
@@ -52,47 +53,7 @@
 
 extern char **environ;
 
-enum {
-    REMOTE_CONNECT_S = 30, /* agents must have connected and proved the secret by then */
-    REMOTE_SILENCE_S = 10, /* a side silent this long is gone */
-    REMOTE_SECRET_LEN = 32,
-    REMOTE_EXIT_WAIT_MS = 5000, /* how long agents that are done get to exit */
-};
-
-/* One agent, as comm-run sees it; or comm-run, as an agent sees it (host -1). */
-struct remote_link {
-    struct comm_run_job *job;
-    long host;
-    int fd;
-    struct bufferevent *bev;
-    pid_t launcher; /* comm-run: the launch command's process; 0 once reaped */
-    bool hello;     /* proved the secret */
-    bool done;      /* said DONE (comm-run) / sent DONE (agent) */
-    bool gone;      /* connection lost or silent */
-    time_t heard;   /* last message */
-    struct remote_part *parts, **parts_tail; /* comm-run: its fence parts not yet used */
-};
-
-/* One host's part of a fence. */
-struct remote_part {
-    struct remote_part *next;
-    char *data;
-    size_t len;
-};
-
-struct comm_run_remote {
-    struct remote_link *links; /* comm-run: one per host (unused for its own and empty hosts) */
-    size_t nlinks;
-    struct remote_link *coord; /* an agent: its link to comm-run */
-    struct event *ping_ev;
-    /* comm-run: its own fences waiting for the other hosts; an agent: fences sent up. */
-    struct comm_run_fence *fences, **fences_tail;
-    struct comm_run_options agent_opts; /* an agent: the options comm-run sent */
-    char **agent_strings;               /* an agent: what agent_opts points into */
-    size_t nagent_strings;
-};
-
-/* ---- addresses and interfaces --------------------------------------------------------- */
+/* ---- addresses -------------------------------------------------------------------------- */
 
 /* The interface that holds local address ADDR, into NAME ("" when not found). */
 static void remote_ifname_of(const struct sockaddr_in *addr, char *name, size_t len)
@@ -113,8 +74,7 @@ static void remote_ifname_of(const struct sockaddr_in *addr, char *name, size_t 
     freeifaddrs(all);
 }
 
-/* Adds the interface of FD's local address to the comma list LIST (once). */
-static void remote_note_interface(int fd, char *list, size_t len)
+void comm_run_remote_note_interface(int fd, char *list, size_t len)
 {
     struct sockaddr_in local;
     socklen_t alen = sizeof(local);
@@ -167,15 +127,14 @@ static void remote_my_addresses(char *out, size_t len)
     }
 }
 
-static int remote_nonblocking(int fd, bool on)
+int comm_run_remote_nonblocking(int fd, bool on)
 {
     int flags = fcntl(fd, F_GETFL);
 
     return flags < 0 ? -1 : fcntl(fd, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK);
 }
 
-/* Blocking I/O with a deadline, for the handshake. */
-static int remote_io_all(int fd, void *buf, size_t len, bool writing, time_t deadline)
+int comm_run_remote_io_all(int fd, void *buf, size_t len, bool writing, time_t deadline)
 {
     char *p = buf;
 
@@ -203,6 +162,8 @@ static int remote_io_all(int fd, void *buf, size_t len, bool writing, time_t dea
     return COMM_OK;
 }
 
+static void remote_from_agent(struct comm_run_link *l, uint32_t type, struct comm_run_reader *r);
+
 /* ---- comm-run's side: starting agents --------------------------------------------------- */
 
 /* Splits CMD at white space into ARGV (at most MAX-1 words). */
@@ -217,7 +178,7 @@ static size_t remote_split(char *cmd, char **argv, size_t max)
     return n;
 }
 
-static int remote_spawn(struct comm_run_job *job, struct remote_link *l, const char *self,
+static int remote_spawn(struct comm_run_job *job, struct comm_run_link *l, const char *self,
                         const char *connect_to, const char *secret)
 {
     char cmd[1024], index[32], agent_flag[] = "--agent", *argv[40];
@@ -279,7 +240,7 @@ static bool remote_is_setting(const char *e)
 }
 
 /* The JOB message for host HOST. */
-static int remote_send_job(struct comm_run_job *job, struct remote_link *l, time_t deadline)
+static int remote_send_job(struct comm_run_job *job, struct comm_run_link *l, time_t deadline)
 {
     struct comm_run_wire w;
     uint32_t head[2];
@@ -344,9 +305,9 @@ static int remote_send_job(struct comm_run_job *job, struct remote_link *l, time
     }
     head[0] = htonl(COMM_RUN_MSG_JOB);
     head[1] = htonl((uint32_t)w.len);
-    rc = remote_io_all(l->fd, head, sizeof(head), true, deadline);
+    rc = comm_run_remote_io_all(l->fd, head, sizeof(head), true, deadline);
     if (rc == COMM_OK) {
-        rc = remote_io_all(l->fd, w.buf, w.len, true, deadline);
+        rc = comm_run_remote_io_all(l->fd, w.buf, w.len, true, deadline);
     }
     free(w.buf);
     return rc;
@@ -361,9 +322,9 @@ static long remote_read_hello(struct comm_run_job *job, int fd, const char *secr
     uint64_t host = 0;
     uint32_t slen;
 
-    if (remote_io_all(fd, head, sizeof(head), false, deadline) != COMM_OK ||
+    if (comm_run_remote_io_all(fd, head, sizeof(head), false, deadline) != COMM_OK ||
         ntohl(head[0]) != COMM_RUN_MSG_HELLO || (len = ntohl(head[1])) > sizeof(body) || len < 12 ||
-        remote_io_all(fd, body, len, false, deadline) != COMM_OK) {
+        comm_run_remote_io_all(fd, body, len, false, deadline) != COMM_OK) {
         return -1;
     }
     for (int i = 0; i < 8; i++) {
@@ -402,8 +363,8 @@ static void remote_kill_launchers(struct comm_run_remote *rm)
 int comm_run_remote_launch(struct comm_run_job *job)
 {
     struct comm_run_remote *rm = calloc(1, sizeof(*rm));
-    unsigned char raw[REMOTE_SECRET_LEN];
-    char secret[2 * REMOTE_SECRET_LEN + 1], addrs[512], connect_to[600], self[PATH_MAX];
+    unsigned char raw[COMM_RUN_REMOTE_SECRET_LEN];
+    char secret[2 * COMM_RUN_REMOTE_SECRET_LEN + 1], addrs[512], connect_to[600], self[PATH_MAX];
     struct sockaddr_in any = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
     socklen_t alen = sizeof(any);
     size_t expected = 0, joined = 0;
@@ -437,10 +398,11 @@ int comm_run_remote_launch(struct comm_run_job *job)
     remote_my_addresses(addrs, sizeof(addrs));
     snprintf(connect_to, sizeof(connect_to), "%s:%u", addrs, ntohs(any.sin_port));
     for (size_t i = 0; i < job->hosts.n; i++) {
-        struct remote_link *l = &rm->links[i];
+        struct comm_run_link *l = &rm->links[i];
 
         l->job = job;
         l->host = (long)i;
+        l->on_message = remote_from_agent;
         l->fd = -1;
         l->parts_tail = &l->parts;
         if ((long)i == job->this_host || job->hosts.list[i].nranks == 0) {
@@ -451,7 +413,7 @@ int comm_run_remote_launch(struct comm_run_job *job)
             goto out;
         }
     }
-    deadline = time(NULL) + REMOTE_CONNECT_S;
+    deadline = time(NULL) + COMM_RUN_REMOTE_CONNECT_S;
     while (joined < expected) {
         struct pollfd pfd = {.fd = lfd, .events = POLLIN};
         long left = (long)(deadline - time(NULL));
@@ -482,7 +444,7 @@ int comm_run_remote_launch(struct comm_run_job *job)
                     comm_log_error("launcher",
                                    "the agent of host %s did not connect within "
                                    "%d s",
-                                   job->hosts.list[i].name, REMOTE_CONNECT_S);
+                                   job->hosts.list[i].name, COMM_RUN_REMOTE_CONNECT_S);
                 }
             }
             goto out;
@@ -504,7 +466,7 @@ int comm_run_remote_launch(struct comm_run_job *job)
         rm->links[host].fd = fd;
         rm->links[host].hello = true;
         rm->links[host].heard = time(NULL);
-        remote_note_interface(fd, job->net_interfaces, sizeof(job->net_interfaces));
+        comm_run_remote_note_interface(fd, job->net_interfaces, sizeof(job->net_interfaces));
         joined++;
     }
     for (size_t i = 0; i < rm->nlinks; i++) {
@@ -525,235 +487,7 @@ out:
     return rc;
 }
 
-/* ---- an agent's side: joining comm-run ------------------------------------------------- */
-
-static char *remote_keep(struct comm_run_remote *rm, char *s)
-{
-    char **grown = realloc(rm->agent_strings, (rm->nagent_strings + 1) * sizeof(*grown));
-
-    if (s == NULL || grown == NULL) {
-        free(s);
-        return NULL;
-    }
-    rm->agent_strings = grown;
-    rm->agent_strings[rm->nagent_strings++] = s;
-    return s;
-}
-
-/* Connects to one of "A,B,...:PORT". */
-static int remote_connect(const char *spec, time_t deadline)
-{
-    const char *colon = strrchr(spec, ':');
-    char addrs[512];
-    long port;
-
-    if (colon == NULL || comm_config_parse_long(colon + 1, 1, 65535, &port) < 0 ||
-        (size_t)(colon - spec) >= sizeof(addrs)) {
-        return -1;
-    }
-    snprintf(addrs, sizeof(addrs), "%.*s", (int)(colon - spec), spec);
-    for (char *a = strtok(addrs, ","); a != NULL; a = strtok(NULL, ",")) {
-        struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-        int fd;
-
-        if (inet_pton(AF_INET, a, &sin.sin_addr) != 1) {
-            continue;
-        }
-        fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0) {
-            continue;
-        }
-        remote_nonblocking(fd, true);
-        if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0 || errno == EINPROGRESS) {
-            struct pollfd pfd = {.fd = fd, .events = POLLOUT};
-            long left = (long)(deadline - time(NULL));
-            int err = 0;
-            socklen_t elen = sizeof(err);
-
-            /* An address this host cannot reach fails fast or within a few seconds. */
-            if (poll(&pfd, 1, (int)((left < 3 ? left : 3) * 1000)) == 1 &&
-                getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) == 0 && err == 0) {
-                remote_nonblocking(fd, false);
-                return fd;
-            }
-        }
-        close(fd);
-    }
-    return -1;
-}
-
-int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options *opts,
-                        struct comm_run_options *opts_out)
-{
-    struct comm_run_remote *rm = calloc(1, sizeof(*rm));
-    char secret[2 * REMOTE_SECRET_LEN + 2], hello[12 + 2 * REMOTE_SECRET_LEN];
-    time_t deadline = time(NULL) + REMOTE_CONNECT_S;
-    struct comm_run_reader r = {0};
-    uint32_t head[2], slen;
-    size_t len = 0;
-    int fd;
-
-    if (rm == NULL || (rm->coord = calloc(1, sizeof(*rm->coord))) == NULL) {
-        free(rm);
-        return COMM_ERR_NOMEM;
-    }
-    job->remote = rm;
-    rm->fences_tail = &rm->fences;
-    rm->coord->job = job;
-    rm->coord->host = -1;
-    /* The secret comes first on standard input. */
-    while (len < sizeof(secret) - 1) {
-        ssize_t n = read(STDIN_FILENO, secret + len, 1);
-
-        if (n <= 0 || secret[len] == '\n') {
-            break;
-        }
-        len += (size_t)n;
-    }
-    secret[len] = '\0';
-    if (len != 2 * REMOTE_SECRET_LEN) {
-        comm_log_error("launcher", "agent: no secret on standard input");
-        return COMM_ERR_BAD_PARAM;
-    }
-    fd = remote_connect(opts->agent_connect, deadline);
-    if (fd < 0) {
-        comm_log_error("launcher", "agent of host %ld: cannot connect to comm-run at %s",
-                       opts->agent_host, opts->agent_connect);
-        return COMM_ERR_UNREACHABLE;
-    }
-    rm->coord->fd = fd;
-    for (int i = 0; i < 8; i++) {
-        hello[i] = (char)((uint64_t)opts->agent_host >> (56 - 8 * i));
-    }
-    slen = htonl((uint32_t)len);
-    memcpy(hello + 8, &slen, 4);
-    memcpy(hello + 12, secret, len);
-    head[0] = htonl(COMM_RUN_MSG_HELLO);
-    head[1] = htonl((uint32_t)(12 + len));
-    if (remote_io_all(fd, head, sizeof(head), true, deadline) < 0 ||
-        remote_io_all(fd, hello, 12 + len, true, deadline) < 0 ||
-        remote_io_all(fd, head, sizeof(head), false, deadline + REMOTE_CONNECT_S) < 0 ||
-        ntohl(head[0]) != COMM_RUN_MSG_JOB || ntohl(head[1]) > COMM_RUN_WIRE_MAX) {
-        comm_log_error("launcher", "agent of host %ld: comm-run did not accept this agent",
-                       opts->agent_host);
-        return COMM_ERR_UNREACHABLE;
-    }
-    r.len = ntohl(head[1]);
-    r.data = malloc(r.len > 0 ? r.len : 1);
-    if (r.data == NULL || remote_io_all(fd, r.data, r.len, false, deadline) < 0) {
-        comm_run_reader_free(&r);
-        return COMM_ERR_UNREACHABLE;
-    }
-    /* The job, as comm-run sent it. */
-    *opts_out = *opts;
-    job->np = (long)comm_run_read_u64(&r);
-    job->hosts.n = (size_t)comm_run_read_u64(&r);
-    if (r.bad || job->np < 1 || job->np > COMM_RUN_MAX_PROCS || job->hosts.n < 1 ||
-        job->hosts.n > (size_t)COMM_RUN_MAX_PROCS || (long)opts->agent_host >= (long)job->hosts.n) {
-        comm_run_reader_free(&r);
-        comm_log_error("launcher", "agent: malformed job from comm-run");
-        return COMM_ERR_BAD_PARAM;
-    }
-    job->hosts.list = calloc(job->hosts.n, sizeof(*job->hosts.list));
-    job->rank_host = calloc((size_t)job->np, sizeof(*job->rank_host));
-    if (job->hosts.list == NULL || job->rank_host == NULL) {
-        comm_run_reader_free(&r);
-        return COMM_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < job->hosts.n; i++) {
-        size_t nlen;
-        const char *name = comm_run_read_bytes(&r, &nlen);
-
-        if (name != NULL && nlen < sizeof(job->hosts.list[i].name)) {
-            memcpy(job->hosts.list[i].name, name, nlen);
-        }
-    }
-    for (long k = 0; k < job->np; k++) {
-        job->rank_host[k] = (long)comm_run_read_u64(&r);
-        if (job->rank_host[k] < 0 || job->rank_host[k] >= (long)job->hosts.n) {
-            r.bad = true;
-        }
-    }
-    {
-        char *nspace = comm_run_read_str(&r);
-        char *program = remote_keep(rm, comm_run_read_str(&r));
-        uint64_t argc = comm_run_read_u64(&r);
-        char **argv = !r.bad && argc < 100000 ? calloc(argc + 1, sizeof(char *)) : NULL;
-        uint64_t nexports;
-        const char **exports;
-
-        if (nspace != NULL) {
-            snprintf(job->nspace, sizeof(job->nspace), "%s", nspace);
-        }
-        free(nspace);
-        for (uint64_t i = 0; argv != NULL && i < argc; i++) {
-            argv[i] = remote_keep(rm, comm_run_read_str(&r));
-        }
-        remote_keep(rm, (char *)argv);
-        nexports = comm_run_read_u64(&r);
-        exports = !r.bad && nexports < 100000 ? calloc(nexports + 1, sizeof(char *)) : NULL;
-        for (uint64_t i = 0; exports != NULL && i < nexports; i++) {
-            exports[i] = remote_keep(rm, comm_run_read_str(&r));
-        }
-        remote_keep(rm, (char *)(uintptr_t)exports);
-        opts_out->bind = (enum comm_run_bind)comm_run_read_u64(&r);
-        opts_out->report_bindings = comm_run_read_u64(&r) != 0;
-        opts_out->tag_output = comm_run_read_u64(&r) != 0;
-        opts_out->exports = exports;
-        opts_out->nexports = exports ? nexports : 0;
-        if (r.bad || program == NULL || argv == NULL || exports == NULL) {
-            comm_run_reader_free(&r);
-            comm_log_error("launcher", "agent: malformed job from comm-run");
-            return COMM_ERR_BAD_PARAM;
-        }
-        job->program = program;
-        job->argv = argv;
-    }
-    comm_run_reader_free(&r);
-    job->this_host = opts->agent_host;
-    snprintf(job->net_interfaces, sizeof(job->net_interfaces), "%s", "");
-    remote_note_interface(fd, job->net_interfaces, sizeof(job->net_interfaces));
-    rm->coord->heard = time(NULL);
-    return COMM_OK;
-}
-
-/* ---- both sides, on the event loop --------------------------------------------------------- */
-
-static void remote_lost(struct remote_link *l, const char *why)
-{
-    struct comm_run_job *job = l->job;
-
-    if (l->gone) {
-        return;
-    }
-    l->gone = true;
-    if (l->bev != NULL) {
-        bufferevent_disable(l->bev, EV_READ | EV_WRITE);
-    }
-    if (l->host < 0) {
-        /* An agent without comm-run: nothing to report to; stop the ranks and go. */
-        comm_log_error("launcher", "agent of host %s: lost comm-run (%s); stopping %ld rank%s",
-                       job->hosts.list[job->this_host].name, why, job->alive,
-                       job->alive == 1 ? "" : "s");
-        comm_run_job_stop(job, 0);
-        comm_run_job_check_done(job);
-        return;
-    }
-    if (!l->done) {
-        /* Its ranks are gone with it, as far as this job is concerned. */
-        for (long i = 0; i < job->np; i++) {
-            if (job->ranks[i].host == l->host && !job->ranks[i].exited) {
-                job->ranks[i].exited = true;
-            }
-        }
-        if (!job->stopping) {
-            comm_log_error("launcher", "lost the agent of host %s (%s); stopping the job",
-                           job->hosts.list[l->host].name, why);
-        }
-        comm_run_job_fail(job, COMM_RUN_EXIT_FAILURE);
-    }
-    comm_run_job_check_done(job);
-}
+/* ---- comm-run's side, on the event loop ------------------------------------------------- */
 
 /* comm-run: completes the fences every host with ranks has given its part of. */
 static void remote_try_fences(struct comm_run_job *job)
@@ -769,7 +503,7 @@ static void remote_try_fences(struct comm_run_job *job)
             return;
         }
         for (size_t i = 0; i < rm->nlinks; i++) {
-            struct remote_link *l = &rm->links[i];
+            struct comm_run_link *l = &rm->links[i];
 
             if (l->hello && !l->gone && l->parts == NULL) {
                 return;
@@ -789,8 +523,8 @@ static void remote_try_fences(struct comm_run_job *job)
             p += rm->fences->len;
         }
         for (size_t i = 0; i < rm->nlinks; i++) {
-            struct remote_link *l = &rm->links[i];
-            struct remote_part *part = l->parts;
+            struct comm_run_link *l = &rm->links[i];
+            struct comm_run_part *part = l->parts;
 
             if (!l->hello || l->gone) {
                 continue;
@@ -827,7 +561,7 @@ static void remote_try_fences(struct comm_run_job *job)
 }
 
 /* comm-run: one message from an agent. */
-static void remote_from_agent(struct remote_link *l, uint32_t type, struct comm_run_reader *r)
+static void remote_from_agent(struct comm_run_link *l, uint32_t type, struct comm_run_reader *r)
 {
     struct comm_run_job *job = l->job;
 
@@ -856,11 +590,11 @@ static void remote_from_agent(struct remote_link *l, uint32_t type, struct comm_
     case COMM_RUN_MSG_FENCE: {
         size_t len;
         const char *data = comm_run_read_bytes(r, &len);
-        struct remote_part *part = calloc(1, sizeof(*part));
+        struct comm_run_part *part = calloc(1, sizeof(*part));
 
         if (data == NULL || part == NULL || (part->data = malloc(len > 0 ? len : 1)) == NULL) {
             free(part);
-            remote_lost(l, "a fence it sent could not be kept");
+            comm_run_remote_lost(l, "a fence it sent could not be kept");
             break;
         }
         memcpy(part->data, data, len);
@@ -881,44 +615,47 @@ static void remote_from_agent(struct remote_link *l, uint32_t type, struct comm_
     }
 }
 
-/* An agent: one message from comm-run. */
-static void remote_from_coord(struct remote_link *l, uint32_t type, struct comm_run_reader *r)
+/* ---- both sides, on the event loop --------------------------------------------------------- */
+
+void comm_run_remote_lost(struct comm_run_link *l, const char *why)
 {
     struct comm_run_job *job = l->job;
-    struct comm_run_remote *rm = job->remote;
 
-    switch (type) {
-    case COMM_RUN_MSG_FENCE_DONE: {
-        size_t len;
-        const char *data = comm_run_read_bytes(r, &len);
-        struct comm_run_fence *f = rm->fences;
-
-        if (data == NULL || f == NULL) {
-            r->bad = true;
-            break;
-        }
-        rm->fences = f->next;
-        if (rm->fences == NULL) {
-            rm->fences_tail = &rm->fences;
-        }
-        comm_pmix_server_fence_complete(f->fence, COMM_OK, data, len);
-        free(f->data);
-        free(f);
-        break;
+    if (l->gone) {
+        return;
     }
-    case COMM_RUN_MSG_STOP:
+    l->gone = true;
+    if (l->bev != NULL) {
+        bufferevent_disable(l->bev, EV_READ | EV_WRITE);
+    }
+    if (l->host < 0) {
+        /* An agent without comm-run: nothing to report to; stop the ranks and go. */
+        comm_log_error("launcher", "agent of host %s: lost comm-run (%s); stopping %ld rank%s",
+                       job->hosts.list[job->this_host].name, why, job->alive,
+                       job->alive == 1 ? "" : "s");
         comm_run_job_stop(job, 0);
-        break;
-    case COMM_RUN_MSG_PING:
-        break;
-    default:
-        r->bad = true;
+        comm_run_job_check_done(job);
+        return;
     }
+    if (!l->done) {
+        /* Its ranks are gone with it, as far as this job is concerned. */
+        for (long i = 0; i < job->np; i++) {
+            if (job->ranks[i].host == l->host && !job->ranks[i].exited) {
+                job->ranks[i].exited = true;
+            }
+        }
+        if (!job->stopping) {
+            comm_log_error("launcher", "lost the agent of host %s (%s); stopping the job",
+                           job->hosts.list[l->host].name, why);
+        }
+        comm_run_job_fail(job, COMM_RUN_EXIT_FAILURE);
+    }
+    comm_run_job_check_done(job);
 }
 
 static void remote_on_read(struct bufferevent *bev, void *arg)
 {
-    struct remote_link *l = arg;
+    struct comm_run_link *l = arg;
     struct comm_run_reader r;
     uint32_t type;
     int rc;
@@ -926,17 +663,13 @@ static void remote_on_read(struct bufferevent *bev, void *arg)
     l->heard = time(NULL);
     while (!l->gone && (rc = comm_run_wire_next(bev, &type, &r)) != 0) {
         if (rc < 0) {
-            remote_lost(l, "it sent a malformed message");
+            comm_run_remote_lost(l, "it sent a malformed message");
             return;
         }
-        if (l->host >= 0) {
-            remote_from_agent(l, type, &r);
-        } else {
-            remote_from_coord(l, type, &r);
-        }
+        l->on_message(l, type, &r);
         if (r.bad) {
             comm_run_reader_free(&r);
-            remote_lost(l, "it sent a malformed message");
+            comm_run_remote_lost(l, "it sent a malformed message");
             return;
         }
         comm_run_reader_free(&r);
@@ -945,18 +678,19 @@ static void remote_on_read(struct bufferevent *bev, void *arg)
 
 static void remote_on_event(struct bufferevent *bev, short what, void *arg)
 {
-    struct remote_link *l = arg;
+    struct comm_run_link *l = arg;
 
     (void)bev;
     if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
-        remote_lost(l, what & BEV_EVENT_EOF ? "its connection closed" : "its connection failed");
+        comm_run_remote_lost(l, what & BEV_EVENT_EOF ? "its connection closed"
+                                                     : "its connection failed");
     }
 }
 
 /* An agent that said DONE leaves once its DONE is on the wire. */
 static void remote_on_written(struct bufferevent *bev, void *arg)
 {
-    struct remote_link *l = arg;
+    struct comm_run_link *l = arg;
 
     (void)bev;
     if (l->host < 0 && l->done) {
@@ -973,13 +707,13 @@ static void remote_on_ping(evutil_socket_t fd, short what, void *arg)
     (void)fd;
     (void)what;
     for (size_t i = 0; i < rm->nlinks + (rm->coord ? 1 : 0); i++) {
-        struct remote_link *l = rm->coord ? rm->coord : &rm->links[i];
+        struct comm_run_link *l = rm->coord ? rm->coord : &rm->links[i];
 
         if (l->bev == NULL || l->gone || (l->host >= 0 && l->done)) {
             continue;
         }
-        if (now - l->heard > REMOTE_SILENCE_S) {
-            remote_lost(l, "it stopped answering");
+        if (now - l->heard > COMM_RUN_REMOTE_SILENCE_S) {
+            comm_run_remote_lost(l, "it stopped answering");
             continue;
         }
         comm_run_wire_send(l->bev, COMM_RUN_MSG_PING, NULL);
@@ -989,11 +723,11 @@ static void remote_on_ping(evutil_socket_t fd, short what, void *arg)
     }
 }
 
-static int remote_attach_link(struct comm_run_job *job, struct remote_link *l)
+static int remote_attach_link(struct comm_run_job *job, struct comm_run_link *l)
 {
     int one = 1;
 
-    remote_nonblocking(l->fd, true);
+    comm_run_remote_nonblocking(l->fd, true);
     setsockopt(l->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     l->bev = bufferevent_socket_new(job->base, l->fd, BEV_OPT_CLOSE_ON_FREE);
     if (l->bev == NULL) {
@@ -1050,7 +784,7 @@ void comm_run_remote_fence(struct comm_run_job *job, struct comm_run_fence *f)
         comm_run_wire_init(&w);
         comm_run_wire_bytes(&w, f->data, f->len);
         if (rm->coord->gone || comm_run_wire_send(rm->coord->bev, COMM_RUN_MSG_FENCE, &w) < 0) {
-            remote_lost(rm->coord, "a fence could not be sent");
+            comm_run_remote_lost(rm->coord, "a fence could not be sent");
         }
         return;
     }
@@ -1104,7 +838,7 @@ bool comm_run_remote_done(struct comm_run_job *job)
         return rm->coord->gone;
     }
     for (size_t i = 0; i < rm->nlinks; i++) {
-        const struct remote_link *l = &rm->links[i];
+        const struct comm_run_link *l = &rm->links[i];
 
         if (l->hello && !l->done && !l->gone) {
             return false;
@@ -1136,7 +870,7 @@ void comm_run_remote_free(struct comm_run_job *job)
         event_free(rm->ping_ev);
     }
     for (size_t i = 0; i < rm->nlinks + (rm->coord ? 1 : 0); i++) {
-        struct remote_link *l = rm->coord ? rm->coord : &rm->links[i];
+        struct comm_run_link *l = rm->coord ? rm->coord : &rm->links[i];
 
         if (l->bev != NULL) {
             bufferevent_free(l->bev);
@@ -1145,7 +879,7 @@ void comm_run_remote_free(struct comm_run_job *job)
             close(l->fd);
         }
         while (l->parts != NULL) {
-            struct remote_part *p = l->parts;
+            struct comm_run_part *p = l->parts;
 
             l->parts = p->next;
             free(p->data);
@@ -1154,7 +888,7 @@ void comm_run_remote_free(struct comm_run_job *job)
     }
     /* Agents that said DONE are cleaning up and about to exit: give them a few seconds.  A
      * launch command still running after that (an agent that hung) goes with the job. */
-    for (int wait_ms = 0; wait_ms < REMOTE_EXIT_WAIT_MS; wait_ms += 10) {
+    for (int wait_ms = 0; wait_ms < COMM_RUN_REMOTE_EXIT_WAIT_MS; wait_ms += 10) {
         bool running = false;
 
         for (size_t i = 0; i < rm->nlinks; i++) {
