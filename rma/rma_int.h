@@ -78,17 +78,17 @@ enum { RMA_SLOT_BYTES = 8192 };
 /* The lock word: exclusive, or a count of shared holders. */
 #define RMA_LOCK_EXCL (UINT64_C(1) << 63)
 
-/* Lock words and the accumulate lock (rma_win.c). */
+/* Lock words and the accumulate lock (rma_target.c). */
 bool comm_rma_try_lock(struct comm_rma_ctl *ctl, int lock_type);
 void comm_rma_unlock_ctl(struct comm_rma_ctl *ctl, int lock_type);
 void comm_rma_acc_lock(struct comm_rma_ctl *ctl);
 void comm_rma_acc_unlock(struct comm_rma_ctl *ctl);
 
-/* A barrier of the window's members (rma_win.c): in the segment when they all run on this
+/* A barrier of the window's members (rma_sync.c): in the segment when they all run on this
  * host, else the communicator's. */
 int comm_rma_barrier(struct comm_win *win);
 
-/* Point-to-point on the window's context (rma_win.c).  A request the engine frees itself when
+/* Point-to-point on the window's context (rma_target.c).  A request the engine frees itself when
  * it completes, or (KEEP) one the caller owns; ON_DONE/CTX: its completion callback.  BUF
  * (when OWN) is freed with the request.  NULL when out of memory or it could not start. */
 struct comm_request *comm_rma_send(struct comm_win *win, int peer, int tag, const void *buf,
@@ -98,15 +98,42 @@ struct comm_request *comm_rma_recv(struct comm_win *win, int peer, int tag, void
                                    MPI_Count count, struct comm_datatype *dt, bool keep,
                                    void (*on_done)(struct comm_request *), void *ctx);
 
-/* Carries out one message that reached the target, or holds it (rma_win.c). */
+/* Carries out one message that reached the target, or holds it (rma_target.c). */
 void comm_rma_handle(struct comm_win *win, int origin, const char *msg, size_t len);
 
 /* The target's side of a fence is over: messages of the next epoch may be carried out. */
 void comm_rma_fence_passed(struct comm_win *win);
 
 /* Applies an accumulate of COUNT elements of TDT at ADDR from IN (laid out as TDT), under the
- * target's accumulate lock CTL (NULL: none needed) (rma_ops.c). */
+ * target's accumulate lock CTL (NULL: none needed) (rma_target.c). */
 int comm_rma_apply(struct comm_rma_ctl *ctl, void *addr, const void *in, MPI_Count count,
                    struct comm_datatype *tdt, struct comm_op *op);
+
+/* A lock request that waits at the target for the lock. */
+struct rma_waiter {
+    int origin;
+    int lock_type;
+    struct rma_waiter *next;
+};
+
+/* A message held behind a lock its origin waits for. */
+struct rma_held {
+    struct rma_held *next;
+    size_t len;
+    char msg[];
+};
+
+/* Memory attached to a dynamic window. */
+struct rma_region {
+    uintptr_t base;
+    size_t len;
+    struct rma_region *next;
+};
+
+/* The target's side of a window whose members send it messages (rma_target.c): posts its slots
+ * and serves them on the progress engine from now on (MPI_SUCCESS or MPI_ERR_NO_MEM: free
+ * what was posted with comm_rma_target_close), and stops (cancels the slots, frees them). */
+int comm_rma_target_open(struct comm_win *win);
+void comm_rma_target_close(struct comm_win *win);
 
 #endif
