@@ -57,6 +57,23 @@ static int hier_kept_levels(const struct comm_communicator *comm, int *kept)
     return n;
 }
 
+void comm_coll_hier_rails_free(struct comm_coll_hier_rails *rails)
+{
+    if (rails == NULL) {
+        return;
+    }
+    free(rails->order);
+    for (int s = 0; s < rails->nrails; s++) {
+        if (s > 0 && rails->rail[s] != NULL) {
+            comm_communicator_free(rails->rail[s]);
+        }
+        if (s > 0) {
+            free(rails->member[s]);
+        }
+    }
+    free(rails);
+}
+
 static void hier_free(struct comm_communicator *comm)
 {
     struct comm_coll_hier *h = comm->hier;

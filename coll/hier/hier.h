@@ -79,7 +79,8 @@ struct comm_coll_hier_rails {
  * regular (or out of memory).  Every rank of COMM gets the same answer. */
 const struct comm_coll_hier_rails *comm_coll_hier_rails_get(struct comm_communicator *comm);
 
-/* Frees RAILS (not rail 0: the hierarchy's stage 0). */
+/* Frees RAILS (not rail 0: the hierarchy's stage 0); NULL is allowed (hier.c: the hierarchy
+ * owns its rails). */
 void comm_coll_hier_rails_free(struct comm_coll_hier_rails *rails);
 
 /* Whether a call of BYTES on COMM goes over the rails: COMM is regular and BYTES reaches

@@ -43,20 +43,6 @@ bool comm_coll_hier_in_my_scope(const struct comm_coll_hier *h, int s,
     return rails_scope_group(h, s, comm, rank) == rails_scope_group(h, s, comm, comm->rank);
 }
 
-static void rails_free(struct comm_coll_hier_rails *rails)
-{
-    free(rails->order);
-    for (int s = 0; s < rails->nrails; s++) {
-        if (s > 0 && rails->rail[s] != NULL) {
-            comm_communicator_free(rails->rail[s]);
-        }
-        if (s > 0) {
-            free(rails->member[s]);
-        }
-    }
-    free(rails);
-}
-
 /*
  * Places every rank on the rails: KEY[r] names rank r's rail at the stage being placed (its
  * scope group, then its places below), PLACE[r] its rank there.  Returns false when some
@@ -192,19 +178,12 @@ const struct comm_coll_hier_rails *comm_coll_hier_rails_get(struct comm_communic
         h->rails = rails;
     } else if (rails != NULL) {
         rails->nrails = h->nstages;
-        rails_free(rails);
+        comm_coll_hier_rails_free(rails);
     }
     free(below);
     free(key);
     free(place);
     return h->rails;
-}
-
-void comm_coll_hier_rails_free(struct comm_coll_hier_rails *rails)
-{
-    if (rails != NULL) {
-        rails_free(rails);
-    }
 }
 
 bool comm_coll_hier_use_rails(struct comm_communicator *comm, size_t bytes)
