@@ -58,8 +58,8 @@ typedef int (*inter_trade_fn)(void *arg, long *ours, long *theirs);
  * Makes sure CANDIDATE is new to every member of both groups, as
  * comm_communicator_agree_context does for one: every member of LOCAL claims it, the group
  * takes the largest of (taken, next context) of its members, the leaders trade theirs with
- * TRADE, and while any member found it taken the largest next context is tried.  So threads of one process may make communicators
- * at once.  *CONTEXT_OUT: the context agreed.
+ * TRADE, and while any member found it taken the largest next context is tried.  So threads
+ * of one process may make communicators at once.  *CONTEXT_OUT: the context agreed.
  */
 static int inter_claim(const char *func, struct comm_communicator *local, uint32_t candidate,
                        inter_trade_fn trade, void *arg, uint32_t *context_out)

@@ -234,12 +234,13 @@ void comm_run_job_remote_abort(struct comm_run_job *job, long rank, long pid, in
  * failed first. */
 void comm_run_job_fail(struct comm_run_job *job, int status);
 
-/* comm_run_remote.c: the agents of the other hosts (in comm-run), and comm-run (in an agent).
- * comm-run: starts one agent per other host with ranks, through --launch-agent, and waits until
- * each has connected back and proved the job's secret; then sends each its part of the job. */
+/* comm_run_remote.c and comm_run_agent.c: the agents of the other hosts (in comm-run), and
+ * comm-run (in an agent).  comm-run: starts one agent per other host with ranks, through
+ * --launch-agent, and waits until each has connected back and proved the job's secret; then
+ * sends each its part of the job. */
 int comm_run_remote_launch(struct comm_run_job *job);
-/* An agent: connects back to comm-run, proves the secret, and receives its part of the job
- * (fills JOB and OPTS_OUT, whose strings it keeps). */
+/* An agent (comm_run_agent.c): connects back to comm-run, proves the secret, and receives its
+ * part of the job (fills JOB and OPTS_OUT, whose strings it keeps). */
 int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options *opts,
                         struct comm_run_options *opts_out);
 /* Both: moves the connections onto the event loop (after it is set up). */

@@ -18,8 +18,8 @@
  * completes a fence once every host with ranks has given its part, and tells the agents to stop
  * when the job ends.  Both sides send a ping every second; a side that hears nothing for
  * COMM_RUN_REMOTE_SILENCE_S seconds takes the other for gone: comm-run ends the job naming the
- * host, an agent stops its ranks.  An agent that exits or loses its connection before saying it is done
- * ends the job the same way.
+ * host, an agent stops its ranks.  An agent that exits or loses its connection before saying it
+ * is done ends the job the same way.
  */
 #include "config.h"
 

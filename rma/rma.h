@@ -1,7 +1,9 @@
 /*
  * rma.h - one-sided communication: windows, the operations on them and their epochs.
  *
- * Layer: rma, beside coll (above the runtime core, below the MPI API).  Must not: check MPI
+ * Layer: rma, above coll (whose tables it runs its collectives through) and below the MPI API.
+ * Files: rma_win.c (windows), rma_ops.c (the origin's operations), rma_sync.c (epochs),
+ * rma_target.c (the target's side).  Must not: check MPI
  * arguments (api/api_win.c and api_rma.c do, including whether an epoch allows a call) or raise
  * errors; functions return MPI error codes for the API to raise.
  *

@@ -26,6 +26,7 @@
 #define COMM_RMA_INT_H
 
 #include "rma/rma.h"
+#include "runtime/datatype/datatype.h"
 
 #include <stdint.h>
 
@@ -77,6 +78,12 @@ enum { RMA_SLOT_BYTES = 8192 };
 
 /* The lock word: exclusive, or a count of shared holders. */
 #define RMA_LOCK_EXCL (UINT64_C(1) << 63)
+
+/* MPI_BYTE, the type of the window's own messages. */
+static inline struct comm_datatype *rma_byte(void)
+{
+    return comm_datatype_lookup(MPI_BYTE);
+}
 
 /* Lock words and the accumulate lock (rma_target.c). */
 bool comm_rma_try_lock(struct comm_rma_ctl *ctl, int lock_type);

@@ -35,11 +35,6 @@ static void rma_origin_done(struct comm_request *req)
     p->outstanding--;
 }
 
-static struct comm_datatype *rma_byte(void)
-{
-    return comm_datatype_lookup(MPI_BYTE);
-}
-
 /* Bytes of the target's window from which OP's elements are laid out. */
 static MPI_Aint rma_disp_bytes(const struct comm_win *win, const struct comm_rma_op *op)
 {

@@ -167,14 +167,14 @@ static int rma_control(struct comm_win *win, const int *targets, int n, int type
         memcpy(msg, &h, sizeof(h));
         if (ack) {
             reqs[k] =
-                comm_rma_recv(win, targets[i], RMA_TAG_ACK, NULL, 0, comm_datatype_lookup(MPI_BYTE), true, NULL, NULL);
+                comm_rma_recv(win, targets[i], RMA_TAG_ACK, NULL, 0, rma_byte(), true, NULL, NULL);
             if (reqs[k] == NULL) {
                 free(msg);
                 break;
             }
             k++;
         }
-        if (comm_rma_send(win, targets[i], RMA_TAG_OP, msg, sizeof(h), comm_datatype_lookup(MPI_BYTE), true, false,
+        if (comm_rma_send(win, targets[i], RMA_TAG_OP, msg, sizeof(h), rma_byte(), true, false,
                           NULL, NULL) == NULL) {
             break;
         }
@@ -293,7 +293,7 @@ int comm_win_post(struct comm_win *win, const int *ranks, int n, int assert)
             break;
         }
         if (!(assert &MPI_MODE_NOCHECK) &&
-            comm_rma_send(win, ranks[i], RMA_TAG_POST, NULL, 0, comm_datatype_lookup(MPI_BYTE), false, false, NULL,
+            comm_rma_send(win, ranks[i], RMA_TAG_POST, NULL, 0, rma_byte(), false, false, NULL,
                           NULL) == NULL) {
             err = MPI_ERR_OTHER;
             break;
@@ -325,7 +325,7 @@ int comm_win_start(struct comm_win *win, const int *ranks, int n, int assert)
     }
     comm_core_lock();
     for (int i = 0; i < n; i++) {
-        reqs[k] = comm_rma_recv(win, ranks[i], RMA_TAG_POST, NULL, 0, comm_datatype_lookup(MPI_BYTE), true, NULL, NULL);
+        reqs[k] = comm_rma_recv(win, ranks[i], RMA_TAG_POST, NULL, 0, rma_byte(), true, NULL, NULL);
         if (reqs[k] != NULL) {
             k++;
         }
