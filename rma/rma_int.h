@@ -138,8 +138,9 @@ struct rma_region {
 };
 
 /* The target's side of a window whose members send it messages (rma_target.c): posts its slots
- * and serves them on the progress engine from now on (MPI_SUCCESS or MPI_ERR_NO_MEM: free
- * what was posted with comm_rma_target_close), and stops (cancels the slots, frees them). */
+ * and serves them on the progress engine from now on (MPI_SUCCESS, or MPI_ERR_NO_MEM when a
+ * slot's buffer cannot be had: the slots posted before it stay posted, the buffers in
+ * win->slot_buf for the caller to free), and stops (cancels the slots, frees them). */
 int comm_rma_target_open(struct comm_win *win);
 void comm_rma_target_close(struct comm_win *win);
 

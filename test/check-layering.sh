@@ -39,6 +39,7 @@ layer_of() {
 cd "$srcdir" || exit 1
 for d in $(find . -mindepth 2 -name '*.[ch]' -not -path './.git/*' -not -path './_*/*' |
     cut -d/ -f2 | sort -u); do
+    [[ -e $d/config.status ]] && continue # a build tree inside the sources
     if [[ -z ${layer[$d]:-} && $not_layers != *" $d "* ]]; then
         echo "layering: folder $d/ holds code but is in no layer (add it to the map here and" \
             "to docs/layout.md)"

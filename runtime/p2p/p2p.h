@@ -1,6 +1,6 @@
 /*
- * p2p.h - point-to-point protocols: the peers, the messages on the wire, sending, receiving
- * and the progress engine.
+ * p2p.h - point-to-point protocols: the peers, the messages on the wire, sending and receiving
+ * (the progress engine they wait with is progress.h).
  *
  * Layer: runtime core, above the btls.  Must not: check MPI arguments (the API does) or
  * know any btl's internals.
@@ -19,7 +19,7 @@
  * order, so MPI's non-overtaking rule holds.
  *
  * Threads: every function here takes the core lock itself (runtime/thread.h), and may be
- * called from any thread; comm_progress_poll and comm_p2p_proc want it held by the caller.
+ * called from any thread; comm_p2p_proc wants it held by the caller.
  */
 #ifndef COMM_P2P_H
 #define COMM_P2P_H
