@@ -176,7 +176,7 @@ else
     failed=$((failed + 1))
 fi
 if [[ $cluster == yes ]]; then
-    for summary in launcher-tests cluster; do
+    for summary in launcher-tests rail-tests cluster; do
         line=$(grep -E "^$summary: [0-9]+ passed, [0-9]+ failed$" check-cluster.out || true)
         if [[ -n $line ]]; then
             read -r p f <<<"$(sed -E 's/^[a-z-]+: ([0-9]+) passed, ([0-9]+) failed/\1 \2/' <<<"$line")"

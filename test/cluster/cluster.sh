@@ -43,6 +43,19 @@
 #   /16, no routing), and a path across pods crosses four uplinks.  PODS 1 (the default) is no
 #   pod tier: the racks' uplinks end on the spine, as drawn first.
 #
+# Rails (CLUSTER_RAILS=400mbit,200mbit): besides that network, every host gets one interface per
+# rail, on a network of its own, shaped both ways with tbf at the rail's rate.  Rail K is the
+# interface clIDrK in every host (the same name everywhere, as clIDeth), with the address of the
+# host's clIDeth but K + 1 added to the second octet (10.78.0.1 for host 0's rail 0); in the
+# fabric namespace its other end clIDhNrK is on the rail's bridge clIDrlK, which joins every
+# host.  A rate followed by /rack (400mbit/rack) makes a rack-only rail: one bridge per rack,
+# clIDrlKkR, and no link between racks, as a fabric inside a rack beside the spine network.
+#
+#          clIDrl0 (bridge)           clIDrl1 (bridge)
+#       clIDh0r0 ... clIDh3r0      clIDh0r1 ... clIDh3r1     tbf on both ends of each
+#          |           |              |           |
+#       clIDr0 in h0 ... h3        clIDr1 in h0 ... h3
+#
 # Host names are the host namespaces' names: what comm-run's --host and "ip netns exec" take.
 #
 # Functions (each returns non-zero after saying on stderr what failed):
@@ -68,10 +81,17 @@
 #                           fabric namespace has a tbf root qdisc; then the uplink shaping: a
 #                           stream across racks must be slower than one inside a rack and not
 #                           faster than the uplink rate, and with pods, so must a stream across
-#                           pods.
+#                           pods.  With rails, each rail: TCP between every pair of hosts it
+#                           joins, and a stream between two of them at the rail's rate.
+#   cluster_rail_addr HOST K    prints HOST's address on rail K.
+#   cluster_rail HOST K rate RATE | down | up
+#                           changes HOST's rail K while a job may run: shapes both ends of it
+#                           at RATE, or takes its interface down, or brings it back up.
 #
 # Settings: CLUSTER_UPLINK_RATE (tc rate, default 200mbit), CLUSTER_NET (the first two octets,
-# default 10.77), CLUSTER_TMP (where run directories go, default ${TMPDIR:-/tmp}).
+# default 10.77), CLUSTER_TMP (where run directories go, default ${TMPDIR:-/tmp}),
+# CLUSTER_RAILS (the rails' rates, comma separated, each a tc rate with /rack for a rack-only
+# rail; default none).
 #
 # The run directory (CLUSTER_DIR) holds:
 #   netns   each namespace of the run, one a line, written as soon as it exists
@@ -79,12 +99,15 @@
 #   env     CLUSTER_* assignments, for cluster_load
 #   topology.conf  the tree in Slurm's topology.conf format: switches rack0.., pod0.. (with
 #           pods) and spine (with more than one rack), hosts by name, and LinkSpeed (the uplink
-#           rate in Mbit/s, rounded, at least 1) on each switch that has an uplink
+#           rate in Mbit/s, rounded, at least 1) on each switch that has an uplink; with rails,
+#           a NodeName statement giving every host its rails (Nics=)
 #   owner   the pid of the shell that built it
+#   rails   with rails, one line per rail: K INTERFACE RATE SCOPE (all or rack)
 
 # shellcheck shell=bash
 : "${CLUSTER_UPLINK_RATE:=200mbit}"
 : "${CLUSTER_NET:=10.77}"
+: "${CLUSTER_RAILS:=}"
 
 CLUSTER_DIR=""
 CLUSTER_ID=""
@@ -96,6 +119,9 @@ CLUSTER_HOSTS=()
 CLUSTER_ADDRS=()
 CLUSTER_RACK=()
 CLUSTER_POD=()
+CLUSTER_RAIL_IFACES=()
+CLUSTER_RAIL_RATES=()
+CLUSTER_RAIL_SCOPES=()
 
 _cluster_error() {
     echo "cluster: $*" >&2
@@ -141,6 +167,36 @@ _cluster_on_signal() {
     esac
 }
 
+# Reads CLUSTER_RAILS into CLUSTER_RAIL_RATES and CLUSTER_RAIL_SCOPES (and checks that the
+# rails' networks fit after CLUSTER_NET's second octet); says what is wrong otherwise.
+_cluster_parse_rails() {
+    local words=() w rate scope second
+    CLUSTER_RAIL_RATES=()
+    CLUSTER_RAIL_SCOPES=()
+    [[ -z $CLUSTER_RAILS ]] && return 0
+    IFS=, read -r -a words <<<"$CLUSTER_RAILS"
+    for w in "${words[@]}"; do
+        rate=${w%/rack}
+        scope=all
+        [[ $rate != "$w" ]] && scope=rack
+        if ! _cluster_rate_bytes "$rate" >/dev/null; then
+            _cluster_error "CLUSTER_RAILS '$CLUSTER_RAILS': '$w' is not a rate like 400mbit, 1gbit or 500kbit (with /rack for a rack-only rail)"
+            return 1
+        fi
+        CLUSTER_RAIL_RATES+=("$rate")
+        CLUSTER_RAIL_SCOPES+=("$scope")
+    done
+    if ((${#CLUSTER_RAIL_RATES[@]} == 0 || ${#CLUSTER_RAIL_RATES[@]} > 8)); then
+        _cluster_error "CLUSTER_RAILS '$CLUSTER_RAILS' names ${#CLUSTER_RAIL_RATES[@]} rails (from 1 to 8)"
+        return 1
+    fi
+    second=${CLUSTER_NET#*.}
+    if ((second + ${#CLUSTER_RAIL_RATES[@]} > 255)); then
+        _cluster_error "CLUSTER_NET '$CLUSTER_NET' leaves no room for ${#CLUSTER_RAIL_RATES[@]} rails' networks after it (its second octet plus the rails must stay under 256)"
+        return 1
+    fi
+}
+
 cluster_up() {
     local hosts=${1:-} racks=${2:-} pods=${3:-1} rate_bytes burst id dir n
     if [[ ! $hosts =~ ^[1-9][0-9]*$ || $hosts -gt 250 ]]; then
@@ -167,6 +223,7 @@ cluster_up() {
         _cluster_error "CLUSTER_NET '$CLUSTER_NET' is not the first two octets of an address, like 10.77"
         return 2
     fi
+    _cluster_parse_rails || return 2
     if [[ $(id -u) != 0 ]]; then
         _cluster_error "needs root (network namespaces, veths, bridges): run it as root"
         return 1
@@ -225,7 +282,14 @@ cluster_up() {
         echo "CLUSTER_ADDRS=(${CLUSTER_ADDRS[*]})"
         echo "CLUSTER_RACK=(${CLUSTER_RACK[*]})"
         echo "CLUSTER_POD=(${CLUSTER_POD[*]})"
+        echo "CLUSTER_RAILS=$CLUSTER_RAILS"
+        echo "CLUSTER_RAIL_IFACES=(${CLUSTER_RAIL_IFACES[*]})"
+        echo "CLUSTER_RAIL_RATES=(${CLUSTER_RAIL_RATES[*]})"
+        echo "CLUSTER_RAIL_SCOPES=(${CLUSTER_RAIL_SCOPES[*]})"
     } >"$dir/env"
+    for n in "${!CLUSTER_RAIL_IFACES[@]}"; do
+        echo "$n ${CLUSTER_RAIL_IFACES[n]} ${CLUSTER_RAIL_RATES[n]} ${CLUSTER_RAIL_SCOPES[n]}"
+    done >"$dir/rails"
     for n in "${!CLUSTER_HOSTS[@]}"; do
         echo "${CLUSTER_HOSTS[n]} ${CLUSTER_ADDRS[n]} ${CLUSTER_RACK[n]} $CLUSTER_IFACE ${CLUSTER_POD[n]}"
     done >"$dir/hosts"
@@ -272,6 +336,10 @@ _cluster_topology() {
         echo "SwitchName=spine Switches=$(_cluster_range pod 0 $((CLUSTER_PODS - 1)))"
     elif ((CLUSTER_RACKS > 1)); then
         echo "SwitchName=spine Switches=$(_cluster_range rack 0 $((CLUSTER_RACKS - 1)))"
+    fi
+    if ((${#CLUSTER_RAIL_IFACES[@]} > 0)); then
+        echo "NodeName=$(_cluster_range "cl$CLUSTER_ID-h" 0 $((${#CLUSTER_HOSTS[@]} - 1)))" \
+            "Nics=$(IFS=,; echo "${CLUSTER_RAIL_IFACES[*]}")"
     fi
 }
 
@@ -345,6 +413,54 @@ _cluster_build() {
         CLUSTER_RACK+=("$r")
         CLUSTER_POD+=("$((r * pods / racks))")
     done
+    _cluster_build_rails "$racks"
+}
+
+# The tbf of a rail's interface: a bucket of 4 ms at its rate, at least a 64 KiB GSO packet.
+_cluster_rail_burst() {
+    local bytes burst
+    bytes=$(_cluster_rate_bytes "$1") || return 1
+    burst=$((bytes / 250))
+    ((burst < 131072)) && burst=131072
+    echo "$burst"
+}
+
+# Shapes (ACTION add or change) both ends of host N's rail K at RATE.
+_cluster_rail_shape() {
+    local action=$1 n=$2 k=$3 rate=$4 id=$CLUSTER_ID burst
+    burst=$(_cluster_rail_burst "$rate") || return 1
+    _cluster_do tc -n "cl$id-h$n" qdisc "$action" dev "cl${id}r$k" root tbf rate "$rate" \
+        burst "$burst" latency 50ms &&
+        _cluster_do tc -n "$CLUSTER_FABRIC" qdisc "$action" dev "cl${id}h${n}r$k" root tbf \
+            rate "$rate" burst "$burst" latency 50ms
+}
+
+_cluster_build_rails() {
+    local racks=$1 id=$CLUSTER_ID fab=$CLUSTER_FABRIC k n r bridge first=${CLUSTER_NET%%.*}
+    local second=${CLUSTER_NET#*.}
+    CLUSTER_RAIL_IFACES=()
+    for k in "${!CLUSTER_RAIL_RATES[@]}"; do
+        if [[ ${CLUSTER_RAIL_SCOPES[k]} == all ]]; then
+            _cluster_bridge "cl${id}rl$k" || return 1
+        else
+            for ((r = 0; r < racks; r++)); do
+                _cluster_bridge "cl${id}rl${k}k$r" || return 1
+            done
+        fi
+        for n in "${!CLUSTER_HOSTS[@]}"; do
+            r=${CLUSTER_RACK[n]}
+            bridge=cl${id}rl$k
+            [[ ${CLUSTER_RAIL_SCOPES[k]} == rack ]] && bridge=cl${id}rl${k}k$r
+            _cluster_do ip -n "$fab" link add "cl${id}h${n}r$k" type veth peer name \
+                "cl${id}r$k" netns "cl$id-h$n" &&
+                _cluster_do ip -n "$fab" link set "cl${id}h${n}r$k" master "$bridge" up &&
+                _cluster_do ip -n "cl$id-h$n" addr add \
+                    "$first.$((second + 1 + k)).$r.$((n + 1))/16" dev "cl${id}r$k" &&
+                _cluster_do ip -n "cl$id-h$n" link set "cl${id}r$k" up &&
+                _cluster_rail_shape add "$n" "$k" "${CLUSTER_RAIL_RATES[k]}" || return 1
+        done
+        CLUSTER_RAIL_IFACES+=("cl${id}r$k")
+    done
 }
 
 cluster_load() {
@@ -354,6 +470,7 @@ cluster_load() {
         return 1
     fi
     CLUSTER_RACKS="" CLUSTER_PODS="" CLUSTER_POD=()
+    CLUSTER_RAILS="" CLUSTER_RAIL_IFACES=() CLUSTER_RAIL_RATES=() CLUSTER_RAIL_SCOPES=()
     # shellcheck disable=SC1091
     . "$dir/env" || return 1
     CLUSTER_DIR=$dir
@@ -416,6 +533,9 @@ cluster_down() {
         CLUSTER_ADDRS=()
         CLUSTER_RACK=()
         CLUSTER_POD=()
+        CLUSTER_RAIL_IFACES=()
+        CLUSTER_RAIL_RATES=()
+        CLUSTER_RAIL_SCOPES=()
     fi
 }
 
@@ -426,6 +546,48 @@ cluster_addr() {
     done
     _cluster_error "no host '$1' in the cluster (hosts: ${CLUSTER_HOSTS[*]})"
     return 1
+}
+
+# The index of host HOST, or an error.
+_cluster_host_index() {
+    local n
+    for n in "${!CLUSTER_HOSTS[@]}"; do
+        [[ ${CLUSTER_HOSTS[n]} == "$1" ]] && { echo "$n"; return 0; }
+    done
+    _cluster_error "no host '$1' in the cluster (hosts: ${CLUSTER_HOSTS[*]})"
+    return 1
+}
+
+# Checks that K names one of the cluster's rails.
+_cluster_rail_index() {
+    if [[ ! $1 =~ ^[0-9]+$ || $1 -ge ${#CLUSTER_RAIL_IFACES[@]} ]]; then
+        _cluster_error "no rail '$1' in the cluster (it has ${#CLUSTER_RAIL_IFACES[@]}${CLUSTER_RAILS:+: $CLUSTER_RAILS})"
+        return 1
+    fi
+}
+
+cluster_rail_addr() {
+    local n addr rest first second
+    n=$(_cluster_host_index "${1:-}") && _cluster_rail_index "${2:-}" || return 1
+    addr=${CLUSTER_ADDRS[n]}
+    first=${addr%%.*}
+    rest=${addr#*.}
+    second=${rest%%.*}
+    echo "$first.$((second + 1 + $2)).${rest#*.}"
+}
+
+cluster_rail() {
+    local host=${1:-} k=${2:-} what=${3:-} n
+    n=$(_cluster_host_index "$host") && _cluster_rail_index "$k" || return 2
+    case $what in
+    rate)
+        _cluster_rate_bytes "${4:-}" >/dev/null ||
+            { _cluster_error "rail rate '${4:-}' is not a rate like 400mbit, 1gbit or 500kbit"; return 2; }
+        _cluster_rail_shape change "$n" "$k" "$4"
+        ;;
+    down | up) _cluster_do ip -n "$host" link set "cl${CLUSTER_ID}r$k" "$what" ;;
+    *) _cluster_error "usage: cluster_rail HOST K rate RATE | down | up (not '$what')"; return 2 ;;
+    esac
 }
 
 cluster_hostlist() {
@@ -440,11 +602,19 @@ cluster_hostlist() {
 cluster_rawtcp() {
     local from=${1:-} to=${2:-} to_addr out pid port tries status
     shift 2 || { _cluster_error "usage: cluster_rawtcp FROM TO [rawtcp client options]"; return 2; }
+    _cluster_rawtcp_at "$from" "$to" "" "$@"
+}
+
+# cluster_rawtcp to TO's address ADDR (its rail's, say), or its own address when ADDR is "".
+_cluster_rawtcp_at() {
+    local from=$1 to=$2 to_addr=$3 out pid port tries status
+    shift 3
     if [[ -z ${CLUSTER_RAWTCP:-} || ! -x $CLUSTER_RAWTCP ]]; then
         _cluster_error "CLUSTER_RAWTCP '${CLUSTER_RAWTCP:-}' is not the rawtcp program (build examples/bench/rawtcp)"
         return 2
     fi
-    cluster_addr "$from" >/dev/null && to_addr=$(cluster_addr "$to") || return 2
+    cluster_addr "$from" >/dev/null || return 2
+    [[ -n $to_addr ]] || to_addr=$(cluster_addr "$to") || return 2
     out=$(mktemp "$CLUSTER_DIR/rawtcp.XXXXXX")
     ip netns exec "$to" "$CLUSTER_RAWTCP" -s -a "$to_addr" -p 0 -T 20 >"$out" 2>&1 &
     pid=$!
@@ -489,7 +659,8 @@ _cluster_check_shaped() {
         return 1
     fi
     while read -r name; do
-        [[ -z $name || $name =~ ^cl${id}h[0-9]+$ || " ${ifs[*]} " == *" $name "* ]] ||
+        # A host's port (on a rack's or a rail's bridge; rails are checked on their own).
+        [[ -z $name || $name =~ ^cl${id}h[0-9]+(r[0-9]+)?$ || " ${ifs[*]} " == *" $name "* ]] ||
             ifs+=("$name")
     done < <(awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' <<<"$names")
     for name in "${ifs[@]}"; do
@@ -557,16 +728,78 @@ cluster_check() {
     else
         _cluster_check_racks "$a" "$b" "$c" "$rate_mbs" "$iters" || return 1
     fi
-    [[ -n $d ]] || return 0
-    crosspod=$(cluster_rawtcp "${CLUSTER_HOSTS[a]}" "${CLUSTER_HOSTS[d]}" -t bw -m 65536:65536 \
-        -i "$iters" -x 1 | awk '$1 == 65536 { print $2 }') || return 1
-    if [[ -z $crosspod ]]; then
-        _cluster_error "the bandwidth run across pods printed no result"
+    if [[ -n $d ]]; then
+        crosspod=$(cluster_rawtcp "${CLUSTER_HOSTS[a]}" "${CLUSTER_HOSTS[d]}" -t bw \
+            -m 65536:65536 -i "$iters" -x 1 | awk '$1 == 65536 { print $2 }') || return 1
+        if [[ -z $crosspod ]]; then
+            _cluster_error "the bandwidth run across pods printed no result"
+            return 1
+        fi
+        echo "cluster check: across pods ${CLUSTER_HOSTS[a]} -> ${CLUSTER_HOSTS[d]} $crosspod MB/s" \
+            "(pod ${CLUSTER_POD[a]} -> pod ${CLUSTER_POD[d]}: four uplinks of $CLUSTER_UPLINK_RATE = $rate_mbs MB/s)"
+        _cluster_at_rate "across pods" "$crosspod" "$rate_mbs" || return 1
+    fi
+    _cluster_check_rails
+}
+
+# A rack-only rail K does not reach another rack: a connection from the first host to the
+# first host of another rack, on the rail's address, is neither accepted nor refused (a host
+# that received it would refuse it: nothing listens on port 9).
+_cluster_check_rail_apart() {
+    local k=$1 n other="" addr out
+    for n in "${!CLUSTER_HOSTS[@]}"; do
+        [[ ${CLUSTER_RACK[n]} != "${CLUSTER_RACK[0]}" ]] && { other=$n; break; }
+    done
+    [[ -n $other ]] || return 0
+    addr=$(cluster_rail_addr "${CLUSTER_HOSTS[other]}" "$k") || return 1
+    out=$(ip netns exec "${CLUSTER_HOSTS[0]}" timeout 2 bash -c "exec 3<>/dev/tcp/$addr/9" 2>&1)
+    if [[ $? != 124 ]]; then
+        _cluster_error "rack-only rail $k reaches ${CLUSTER_HOSTS[other]} ($addr) from ${CLUSTER_HOSTS[0]}, in another rack: ${out:-connected}"
         return 1
     fi
-    echo "cluster check: across pods ${CLUSTER_HOSTS[a]} -> ${CLUSTER_HOSTS[d]} $crosspod MB/s" \
-        "(pod ${CLUSTER_POD[a]} -> pod ${CLUSTER_POD[d]}: four uplinks of $CLUSTER_UPLINK_RATE = $rate_mbs MB/s)"
-    _cluster_at_rate "across pods" "$crosspod" "$rate_mbs"
+    echo "cluster check: rail $k (${CLUSTER_RAIL_IFACES[k]}) does not reach from rack" \
+        "${CLUSTER_RACK[0]} to rack ${CLUSTER_RACK[other]}"
+}
+
+# Each rail: TCP between every ordered pair of hosts it joins, and a stream of about a second
+# between the first two at the rail's rate.
+_cluster_check_rails() {
+    local k n m pairs out first second mbs rate_mbs iters addr
+    for k in "${!CLUSTER_RAIL_IFACES[@]}"; do
+        pairs=0 first="" second=""
+        for n in "${!CLUSTER_HOSTS[@]}"; do
+            for m in "${!CLUSTER_HOSTS[@]}"; do
+                ((n == m)) && continue
+                [[ ${CLUSTER_RAIL_SCOPES[k]} == rack && ${CLUSTER_RACK[n]} != "${CLUSTER_RACK[m]}" ]] &&
+                    continue
+                addr=$(cluster_rail_addr "${CLUSTER_HOSTS[m]}" "$k") || return 1
+                if ! out=$(_cluster_rawtcp_at "${CLUSTER_HOSTS[n]}" "${CLUSTER_HOSTS[m]}" "$addr" \
+                    -t latency -m 1:1 -i 20 -x 2 2>&1); then
+                    _cluster_error "no TCP on rail $k from ${CLUSTER_HOSTS[n]} to ${CLUSTER_HOSTS[m]} ($addr): $out"
+                    return 1
+                fi
+                pairs=$((pairs + 1))
+                [[ -z $first ]] && first=$n second=$m
+            done
+        done
+        if [[ ${CLUSTER_RAIL_SCOPES[k]} == rack ]]; then
+            _cluster_check_rail_apart "$k" || return 1
+        fi
+        if [[ -z $first ]]; then
+            echo "cluster check: rail $k (${CLUSTER_RAIL_IFACES[k]}) joins no two hosts"
+            continue
+        fi
+        rate_mbs=$(awk -v b="$(_cluster_rate_bytes "${CLUSTER_RAIL_RATES[k]}")" 'BEGIN { printf "%.2f", b / 1e6 }')
+        iters=$(awk -v r="$rate_mbs" 'BEGIN { i = int(r / 4.2); print (i < 3 ? 3 : i) }')
+        addr=$(cluster_rail_addr "${CLUSTER_HOSTS[second]}" "$k") || return 1
+        mbs=$(_cluster_rawtcp_at "${CLUSTER_HOSTS[first]}" "${CLUSTER_HOSTS[second]}" "$addr" \
+            -t bw -m 65536:65536 -i "$iters" -x 1 | awk '$1 == 65536 { print $2 }') || return 1
+        [[ -n $mbs ]] || { _cluster_error "the bandwidth run on rail $k printed no result"; return 1; }
+        echo "cluster check: rail $k (${CLUSTER_RAIL_IFACES[k]}, ${CLUSTER_RAIL_SCOPES[k]}):" \
+            "TCP between $pairs ordered pairs; ${CLUSTER_HOSTS[first]} -> ${CLUSTER_HOSTS[second]}" \
+            "$mbs MB/s (rate ${CLUSTER_RAIL_RATES[k]} = $rate_mbs MB/s)"
+        _cluster_at_rate "on rail $k" "$mbs" "$rate_mbs" || return 1
+    done
 }
 
 # A stream WHERE ("across racks") of MBS MB/s went through uplinks of RATE_MBS: not faster
