@@ -66,6 +66,8 @@ struct comm_btl_peer {
     bool same_host;  /* from the job map */
     bool is_self;
     long local_rank; /* among the job's ranks on this host, when same_host */
+    const char *host; /* its host's name, for messages ("?" when not known); lives as long as
+                       * the job */
 };
 
 /* What the btl layer knows of this process. */
@@ -76,6 +78,10 @@ struct comm_btl_self_info {
     long local_rank;
     long local_size;
     const long *local_peers; /* world ranks on this host, by local rank */
+    const char *host;        /* this host's name, for messages */
+    /* The network devices the topology file gives this host (its Nics=, or the nearest
+     * switch's above it), comma separated: a network btl opens a rail on each.  NULL: none. */
+    const char *rails;
 };
 
 /* The runtime's receive function: one complete fragment from world rank PEER. */
@@ -227,6 +233,10 @@ struct comm_btl_endpoint {
      * the btl writes such messages in pieces, one after another, which reads outrun when many
      * messages are on the way.  Set by the btl when it makes the endpoint. */
     size_t write_alone_above;
+    /* From this many bytes (0: never) the runtime has the receiver read a message rather than
+     * offer its memory for a write: the btl spreads the reads over several rails.  Set by the
+     * btl when it makes the endpoint. */
+    size_t stripe_min;
 };
 
 /* ---- btl/btl.c: the registry and what the runtime calls -------------------------------- */

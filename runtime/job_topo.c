@@ -372,6 +372,24 @@ const struct comm_topo *comm_job_topo(void)
     return job_topo;
 }
 
+const char *comm_job_topo_nics(const char *host)
+{
+    int h = job_topo != NULL ? comm_topo_host_find(job_topo, host) : -1;
+
+    if (h < 0) {
+        return NULL;
+    }
+    if (job_topo->hosts[h].nics != NULL) {
+        return job_topo->hosts[h].nics;
+    }
+    for (int sw = job_topo->hosts[h].leaf; sw >= 0; sw = job_topo->switches[sw].parent) {
+        if (job_topo->switches[sw].nics != NULL) {
+            return job_topo->switches[sw].nics;
+        }
+    }
+    return NULL;
+}
+
 void comm_job_topo_finalize(void)
 {
     comm_topo_free(job_topo);

@@ -66,6 +66,9 @@ const char *comm_job_topo_host(long world_rank);
 
 /* The tree in use, or NULL when the job has none. */
 const struct comm_topo *comm_job_topo(void);
+/* The network devices the topology gives HOST: its Nics=, else the nearest switch's above it
+ * that has Nics=; NULL when the file gives none (or there is no file).  After load. */
+const char *comm_job_topo_nics(const char *host);
 
 void comm_job_topo_finalize(void);
 

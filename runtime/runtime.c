@@ -110,12 +110,15 @@ static int runtime_start_transports(void)
     if (rc < 0) {
         return rc;
     }
-    rc = comm_btl_open_all(&self, comm_p2p_receiver(), comm_p2p_written());
+    /* The topology's digest goes out with the addresses, in the versions' fence; the network
+     * btl opens a rail on each device it gives this host. */
+    rc = comm_job_topo_load(runtime_job.host, runtime_job.rank, local_rank);
     if (rc < 0) {
         return rc;
     }
-    /* The topology's digest goes out with the addresses, in the versions' fence. */
-    rc = comm_job_topo_load(runtime_job.host, runtime_job.rank, local_rank);
+    self.host = runtime_job.host;
+    self.rails = comm_job_topo_nics(runtime_job.host);
+    rc = comm_btl_open_all(&self, comm_p2p_receiver(), comm_p2p_written());
     if (rc < 0) {
         return rc;
     }

@@ -98,6 +98,17 @@ int comm_btl_ofi_device_policy(const char *allowlist, const char *net_interfaces
 bool comm_btl_ofi_devices_allow(const struct comm_btl_ofi_devices *set, const char *const *names,
                                 size_t nnames, bool loopback);
 
+/*
+ * The devices to open a rail on (btl_ofi_rail.c), into NAMES_OUT: TOPO_RAILS (the topology
+ * file's Nics= for this host) when given, else ALLOWLIST (COMM_DEVICE_ALLOWLIST) when it names
+ * several devices to use, else NET (the job's interfaces) when it names several and ALLOWLIST
+ * is not set.  A count of 0 means no rails: one endpoint, chosen as without them.  SOURCE_OUT
+ * says where the names came from.  COMM_ERR_BAD_PARAM for a malformed TOPO_RAILS, with what was
+ * expected in expected_out.  Never logs.
+ */
+int comm_btl_ofi_rail_names(const char *topo_rails, const char *allowlist, const char *net,
+                            struct comm_btl_ofi_names *names_out, const char **source_out,
+                            char *expected_out, size_t len);
 /* The set as text for messages: "lo", "every non-loopback device but eth0". */
 void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char *out, size_t len);
 

@@ -123,6 +123,26 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                               "site's own build)",
                                       .audience = COMM_AUDIENCE_USER,
                                       .check = ofi_check_library},
+    [COMM_BTL_OFI_SETTING_STRIPE_MIN] = {.name = "COMM_RAIL_STRIPE_MIN",
+                                         .type = COMM_SETTING_INT,
+                                         .default_value = "1048576",
+                                         .help = "bytes from which a message to a peer that "
+                                                 "several rails reach is read in pieces "
+                                                 "spread over them, in proportion to what "
+                                                 "each delivers; 0: never",
+                                         .audience = COMM_AUDIENCE_TUNER,
+                                         .min = 0,
+                                         .max = 1L << 40},
+    [COMM_BTL_OFI_SETTING_RAIL_TIMEOUT] = {.name = "COMM_RAIL_TIMEOUT_MS",
+                                           .type = COMM_SETTING_INT,
+                                           .default_value = "2000",
+                                           .help = "milliseconds a rail with pieces on it may "
+                                                   "go without completing one before it is "
+                                                   "taken out (its pieces are read again on "
+                                                   "the others; it is tried again later)",
+                                           .audience = COMM_AUDIENCE_USER,
+                                           .min = 10,
+                                           .max = 3600000},
 };
 
 const struct comm_setting_table comm_btl_ofi_settings = {
@@ -391,4 +411,38 @@ void comm_btl_ofi_size_receives(struct comm_btl_ofi_sizing *s, long peers, size_
     s->spares = comm_btl_ofi_spares(s->credits);
     s->memory = peers > 0 ? (size_t)peers * (size_t)(s->credits + s->spares) * (size_t)s->frag : 0;
     s->over = s->memory > budget;
+}
+
+int comm_btl_ofi_rail_names(const char *topo_rails, const char *allowlist, const char *net,
+                            struct comm_btl_ofi_names *names_out, const char **source_out,
+                            char *expected_out, size_t len)
+{
+    struct comm_btl_ofi_names list;
+
+    names_out->count = 0;
+    *source_out = NULL;
+    if (topo_rails != NULL && topo_rails[0] != '\0') {
+        int rc = comm_btl_ofi_parse_devices(topo_rails, false, &list, expected_out, len);
+
+        if (rc < 0) {
+            return rc;
+        }
+        *names_out = list;
+        *source_out = "the topology file (Nics=)";
+        return COMM_OK;
+    }
+    if (allowlist != NULL) {
+        if (comm_btl_ofi_parse_devices(allowlist, true, &list, expected_out, len) == COMM_OK &&
+            !list.exclude && list.count > 1) {
+            *names_out = list;
+            *source_out = "COMM_DEVICE_ALLOWLIST";
+        }
+        return COMM_OK; /* the allowlist decides, rails or not */
+    }
+    if (net != NULL && comm_btl_ofi_parse_devices(net, false, &list, expected_out, len) == COMM_OK &&
+        list.count > 1) {
+        *names_out = list;
+        *source_out = "the job's interfaces (COMM_NET_INTERFACES)";
+    }
+    return COMM_OK;
 }

@@ -41,6 +41,8 @@ struct ofi_settings {
     long write_max;
     long write_piece;
     long recv_memory;
+    long stripe_min;
+    long rail_timeout_ms;
     bool explicit_choice; /* the user named a backend or devices */
 };
 
@@ -61,7 +63,10 @@ static int ofi_read_settings(struct ofi_settings *s)
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_READ_SIZE], &s->read_size)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_WRITE_MAX], &s->write_max)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_WRITE_PIECE], &s->write_piece)) < 0 ||
-        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RECV_MEMORY], &s->recv_memory)) < 0) {
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RECV_MEMORY], &s->recv_memory)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_STRIPE_MIN], &s->stripe_min)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RAIL_TIMEOUT], &s->rail_timeout_ms)) <
+            0) {
         return rc;
     }
     if (s->allowlist[0] == '\0') {
@@ -221,25 +226,18 @@ static void ofi_size_receives(struct ofi_settings *s, const struct comm_btl_self
 }
 
 /*
- * Tries each candidate provider on the allowed devices; the first that offers an entry wins.
- * Logs, as one error, every candidate and why it was refused when none does.
+ * Tries each candidate provider on the allowed devices; the first that offers an entry wins:
+ * COMM_OK with it, else COMM_ERR_NOT_FOUND with every candidate and why it was refused in
+ * TRIED, or another status.  libfabric must be loaded.
  */
-static int ofi_choose(const struct ofi_settings *s, const struct comm_btl_ofi_devices *devices,
-                      bool needed, struct fi_info **info_out)
+static int ofi_choose_entry(const struct ofi_settings *s,
+                            const struct comm_btl_ofi_devices *devices, struct fi_info **info_out,
+                            char *tried, size_t tried_len)
 {
     const char *candidates[COMM_BTL_OFI_MAX_CANDIDATES];
     size_t n = comm_btl_ofi_backend_candidates(s->backend, candidates);
-    char tried[1024] = "";
-    char allowed[256];
 
-    if (comm_btl_ofi_lib_load(tried, sizeof(tried)) < 0) {
-        if (needed || s->explicit_choice) {
-            comm_log_error("btl_ofi", "%s", tried);
-            return s->explicit_choice ? COMM_ERR_BAD_PARAM : COMM_ERR_UNREACHABLE;
-        }
-        comm_log_info("btl_ofi", "not used: %s", tried);
-        return COMM_ERR_NOT_FOUND;
-    }
+    tried[0] = '\0';
     for (size_t i = 0; i < n; i++) {
         struct fi_info *list = NULL;
         char why[384];
@@ -273,8 +271,34 @@ static int ofi_choose(const struct ofi_settings *s, const struct comm_btl_ofi_de
             return rc;
         }
         used = strlen(tried);
-        snprintf(tried + used, sizeof(tried) - used, "%s%s: %s", used ? "; " : "", candidates[i],
+        snprintf(tried + used, tried_len - used, "%s%s: %s", used ? "; " : "", candidates[i],
                  why);
+    }
+    return COMM_ERR_NOT_FOUND;
+}
+
+/*
+ * ofi_choose_entry, after loading libfabric; logs, as one error, every candidate and why it
+ * was refused when none offers an entry.
+ */
+static int ofi_choose(const struct ofi_settings *s, const struct comm_btl_ofi_devices *devices,
+                      bool needed, struct fi_info **info_out)
+{
+    char tried[1024] = "";
+    char allowed[256];
+    int rc;
+
+    if (comm_btl_ofi_lib_load(tried, sizeof(tried)) < 0) {
+        if (needed || s->explicit_choice) {
+            comm_log_error("btl_ofi", "%s", tried);
+            return s->explicit_choice ? COMM_ERR_BAD_PARAM : COMM_ERR_UNREACHABLE;
+        }
+        comm_log_info("btl_ofi", "not used: %s", tried);
+        return COMM_ERR_NOT_FOUND;
+    }
+    rc = ofi_choose_entry(s, devices, info_out, tried, sizeof(tried));
+    if (rc != COMM_ERR_NOT_FOUND) {
+        return rc;
     }
     comm_btl_ofi_devices_describe(devices, allowed, sizeof(allowed));
     if (needed || s->explicit_choice) {
@@ -304,53 +328,90 @@ static size_t ofi_rx_per_peer(const struct btl_ofi_module *m)
     return (size_t)(m->credits_per_peer + comm_btl_ofi_spares(m->credits_per_peer));
 }
 
-/* Opens fabric, domain, completion queue, address vector and endpoint. */
-static int ofi_open_endpoint(struct btl_ofi_module *m, long size)
+/* Opens fabric, domain, completion queue, address vector and endpoint: the home rail. */
+static int ofi_open_endpoint(struct btl_ofi_module *m, long size, const char *name)
 {
-    struct fi_info *info = m->info;
-    struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_DATA, .wait_obj = FI_WAIT_NONE};
-    struct fi_av_attr av_attr = {.type = info->domain_attr->av_type != FI_AV_UNSPEC
-                                             ? info->domain_attr->av_type
-                                             : FI_AV_TABLE,
-                                 .count = (size_t)size};
+    struct btl_ofi_rail *r = &m->rails[0];
     size_t rx_total = (size_t)size * ofi_rx_per_peer(m);
-    int ret;
+    char why[256];
+    int rc;
 
-    cq_attr.size =
-        rx_total + BTL_OFI_TX_BUFFERS + BTL_OFI_READS_IN_FLIGHT + BTL_OFI_READS_MOST + 64;
-    /* Queues as deep as comm uses, not the provider's default (software providers allocate
-     * a buffer per slot: tcp;ofi_rxm's defaults cost 64 MB per rank). */
-    if (info->tx_attr->size == 0 || info->tx_attr->size > BTL_OFI_TX_BUFFERS + 64) {
-        info->tx_attr->size = BTL_OFI_TX_BUFFERS + 64;
+    r->info = m->info;
+    rc = comm_btl_ofi_open_objects(
+        r, size, rx_total + BTL_OFI_TX_BUFFERS + BTL_OFI_READS_IN_FLIGHT + BTL_OFI_READS_MOST + 64,
+        BTL_OFI_TX_BUFFERS + 64, rx_total + 64, why, sizeof(why));
+    m->fabric = r->fabric;
+    m->domain = r->domain;
+    m->cq = r->cq;
+    m->av = r->av;
+    m->ep = r->ep;
+    if (rc < 0) {
+        comm_log_error("btl_ofi", "%s", why);
+        return rc;
     }
-    if (info->rx_attr->size == 0 || info->rx_attr->size > rx_total + 64) {
-        info->rx_attr->size = rx_total + 64;
-    }
-    if ((ret = comm_btl_ofi_fi_fabric(info->fabric_attr, &m->fabric)) != 0) {
-        return ofi_fail("fi_fabric", ret);
-    }
-    if ((ret = fi_domain(m->fabric, info, &m->domain, NULL)) != 0) {
-        return ofi_fail("fi_domain", ret);
-    }
-    if ((ret = fi_cq_open(m->domain, &cq_attr, &m->cq, NULL)) != 0) {
-        return ofi_fail("fi_cq_open", ret);
-    }
-    if ((ret = fi_av_open(m->domain, &av_attr, &m->av, NULL)) != 0) {
-        return ofi_fail("fi_av_open", ret);
-    }
-    if ((ret = fi_endpoint(m->domain, info, &m->ep, NULL)) != 0) {
-        return ofi_fail("fi_endpoint", ret);
-    }
-    if ((ret = fi_ep_bind(m->ep, &m->cq->fid, FI_TRANSMIT | FI_RECV)) != 0) {
-        return ofi_fail("binding the completion queue", ret);
-    }
-    if ((ret = fi_ep_bind(m->ep, &m->av->fid, 0)) != 0) {
-        return ofi_fail("binding the address vector", ret);
-    }
-    if ((ret = fi_enable(m->ep)) != 0) {
-        return ofi_fail("fi_enable", ret);
-    }
+    comm_btl_ofi_rails_home(m, name);
     return COMM_OK;
+}
+
+/*
+ * Chooses an entry for each device of NAMES (the rails), into INFOS and INFO_NAMES (N_OUT of
+ * them, in NAMES' order): a device none can be chosen for is a warning naming HOST and the
+ * device, with why; when no device can, an error says why for each.
+ */
+static int ofi_choose_rails(const struct ofi_settings *s, const struct comm_btl_ofi_names *names,
+                            const char *source, const char *host, struct fi_info **infos,
+                            const char **info_names, size_t *n_out)
+{
+    char all[2048] = "";
+    size_t n = 0, used;
+
+    if (comm_btl_ofi_lib_load(all, sizeof(all)) < 0) {
+        comm_log_error("btl_ofi", "%s", all);
+        return COMM_ERR_UNREACHABLE;
+    }
+    all[0] = '\0';
+    for (size_t i = 0; i < names->count && n < BTL_OFI_RAILS_MAX; i++) {
+        struct comm_btl_ofi_devices one = {.scope = COMM_BTL_OFI_ONLY, .source = source};
+        char tried[1024];
+        int rc;
+
+        one.use.count = 1;
+        snprintf(one.use.names[0], sizeof(one.use.names[0]), "%s", names->names[i]);
+        rc = ofi_choose_entry(s, &one, &infos[n], tried, sizeof(tried));
+        if (rc == COMM_OK) {
+            info_names[n++] = names->names[i];
+            continue;
+        }
+        if (rc != COMM_ERR_NOT_FOUND) {
+            return rc;
+        }
+        comm_log_warn("btl_ofi", "host %s: rail %s (from %s) cannot open: %s", host,
+                      names->names[i], source, tried);
+        used = strlen(all);
+        snprintf(all + used, sizeof(all) - used, "%s%s: %s", used ? "; " : "", names->names[i],
+                 tried);
+    }
+    if (n == 0) {
+        comm_log_error("btl_ofi", "host %s: none of the rails from %s can open: %s", host, source,
+                       all);
+        return COMM_ERR_UNREACHABLE;
+    }
+    *n_out = n;
+    return COMM_OK;
+}
+
+/* Adds the rails beyond the home one (INFOS[1..N-1]), once the home rail is open. */
+static void ofi_add_rails(struct btl_ofi_module *m, struct fi_info **infos, const char **names,
+                          size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        char why[384];
+
+        if (comm_btl_ofi_rails_add(m, infos[i], names[i], m->size, why, sizeof(why)) < 0) {
+            comm_log_warn("btl_ofi", "host %s: rail %s is not used: %s", m->host, names[i], why);
+        }
+        infos[i] = NULL;
+    }
 }
 
 static int ofi_publish(struct btl_ofi_module *m)
@@ -481,6 +542,13 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     bool serve_local = !comm_btl_shm_is_enabled();
     bool needed = self->size > self->local_size || (serve_local && self->local_size > 1);
     const char *net = comm_config_env("COMM_NET_INTERFACES");
+    struct comm_btl_ofi_names rail_names;
+    const char *rail_source = NULL;
+    struct fi_info *rail_infos[BTL_OFI_RAILS_MAX] = {NULL};
+    const char *rail_info_names[BTL_OFI_RAILS_MAX] = {NULL};
+    size_t nrail_infos = 0;
+    bool railed;
+    char rails_text[640];
     int rc;
 
     rc = ofi_read_settings(&s);
@@ -503,7 +571,18 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
                        s.allowlist != NULL ? s.allowlist : net, expected);
         return rc;
     }
-    comm_btl_ofi_restrict_env(&devices);
+    rc = comm_btl_ofi_rail_names(self->rails, s.allowlist, net, &rail_names, &rail_source,
+                                 expected, sizeof(expected));
+    if (rc < 0) {
+        comm_log_error("btl_ofi", "the topology file's Nics= '%s' for host %s: expected %s",
+                       self->rails, self->host != NULL ? self->host : "?", expected);
+        return rc;
+    }
+    /* Rails: one endpoint per device (several, or the one the topology file names). */
+    railed = rail_names.count > 1 || (self->rails != NULL && rail_names.count == 1);
+    if (!railed) {
+        comm_btl_ofi_restrict_env(&devices);
+    }
     ofi_size_receives(&s, self);
     ofi_size_env(self->size, s.credits, s.frag, s.eager);
     m = calloc(1, sizeof(*m));
@@ -519,12 +598,31 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->credits_per_peer = s.credits;
     m->base.max_fragment = m->frag_size - sizeof(struct btl_ofi_hdr);
     m->base.eager_limit = (size_t)s.eager;
+    m->host = self->host != NULL ? self->host : "?";
+    m->stripe_min = (size_t)s.stripe_min;
+    m->rail_timeout_ns = (uint64_t)s.rail_timeout_ms * 1000000u;
     m->eps = calloc((size_t)self->size, sizeof(*m->eps));
     if (m->eps == NULL) {
         free(m);
         return COMM_ERR_NOMEM;
     }
-    rc = ofi_choose(&s, &devices, needed, &m->info);
+    if (railed) {
+        rc = ofi_choose_rails(&s, &rail_names, rail_source, m->host, rail_infos, rail_info_names,
+                              &nrail_infos);
+        if (rc == COMM_OK) {
+            m->info = rail_infos[0];
+            rail_infos[0] = NULL;
+            devices = (struct comm_btl_ofi_devices){.scope = COMM_BTL_OFI_ONLY,
+                                                    .source = rail_source};
+            for (size_t i = 0; i < nrail_infos; i++) {
+                snprintf(devices.use.names[i], sizeof(devices.use.names[i]), "%s",
+                         rail_info_names[i]);
+            }
+            devices.use.count = nrail_infos;
+        }
+    } else {
+        rc = ofi_choose(&s, &devices, needed, &m->info);
+    }
     if (rc < 0) {
         free(m->eps);
         free(m);
@@ -548,19 +646,40 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         rc = COMM_ERR_BAD_PARAM;
         goto out_close;
     }
-    rc = ofi_open_endpoint(m, self->size);
+    rc = ofi_open_endpoint(m, self->size, railed ? rail_info_names[0] : "");
     if (rc < 0) {
         goto out_close;
     }
     comm_btl_ofi_rdma_init(m, s.mr_cache);
     ofi_choose_write(m, s.write_max, s.write_piece);
+    if (m->rma) {
+        ofi_add_rails(m, rail_infos, rail_info_names, nrail_infos);
+    } else if (nrail_infos > 1) {
+        comm_log_warn("btl_ofi",
+                      "host %s: provider %s does not read remote memory: only rail %s is used",
+                      m->host, m->provider, rail_info_names[0]);
+    }
     rc = ofi_setup_tx(m);
     if (rc < 0) {
         goto out_close;
     }
     rc = ofi_publish(m);
+    if (rc == COMM_OK) {
+        rc = comm_btl_ofi_rails_publish(m);
+    }
     if (rc < 0) {
         goto out_close;
+    }
+    if (m->nrails > 1 && self->rank == 0) {
+        char stripe[32];
+
+        comm_btl_ofi_rails_describe(m, rails_text, sizeof(rails_text));
+        ofi_bytes_text(m->stripe_min, stripe, sizeof(stripe));
+        comm_log_info("btl_ofi",
+                      "rails of host %s (from %s): %s; messages from %s (COMM_RAIL_STRIPE_MIN) "
+                      "are read in pieces spread over the rails that reach their sender, by "
+                      "what each delivers",
+                      m->host, rail_source, rails_text, m->stripe_min > 0 ? stripe : "never");
     }
     comm_btl_ofi_interface_of(m->info, iface, sizeof(iface));
     comm_btl_ofi_devices_describe(&devices, allowed, sizeof(allowed));
@@ -581,6 +700,11 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     *module_out = &m->base;
     return COMM_OK;
 out_close:
+    for (size_t i = 0; i < nrail_infos; i++) {
+        if (rail_infos[i] != NULL) {
+            comm_btl_ofi_fi_freeinfo(rail_infos[i]);
+        }
+    }
     ofi_close_all(m);
     return rc;
 }
@@ -706,8 +830,13 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
     comm_btl_ofi_tune_init(&ep->stream_tune, tuned_above);
     comm_btl_ofi_tune_set_batch(&ep->stream_tune, BTL_OFI_STREAM_BATCH);
     ep->same_host = peer->same_host;
+    ep->host = peer->host;
     ep->base.write_alone_above = comm_btl_ofi_write_size(m, ep);
     m->eps[peer->rank] = ep;
+    rc = comm_btl_ofi_rails_connect(m, ep);
+    if (rc < 0) {
+        goto out_free;
+    }
     rc = ofi_add_rx(m);
     if (rc < 0) {
         goto out_free;
@@ -750,6 +879,9 @@ static void ofi_close_all(struct btl_ofi_module *m)
     comm_btl_ofi_drop_gets(m);
     comm_btl_ofi_drop_writes(m);
     comm_btl_ofi_mr_cache_flush(&m->mrs);
+    for (unsigned k = 1; k < m->nrails; k++) {
+        comm_btl_ofi_rail_close(&m->rails[k]);
+    }
     ofi_close_fid(m->ep != NULL ? &m->ep->fid : NULL, "endpoint");
     for (size_t i = 0; i < m->rx_nchunks; i++) {
         ofi_close_fid(m->rx_mr[i] != NULL ? &m->rx_mr[i]->fid : NULL, "receive registration");
@@ -791,6 +923,7 @@ static void btl_ofi_close(struct comm_btl_module *module)
         comm_log_info("btl_ofi", "%lu credit messages gave back what no fragment carried",
                       m->credit_msgs);
     }
+    comm_btl_ofi_rails_report(m);
     if (m->gets_started > 0) {
         comm_log_info("btl_ofi",
                       "%lu large messages were read while others went on, up to %lu at once "

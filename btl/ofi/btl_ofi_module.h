@@ -71,6 +71,7 @@ enum {
     BTL_OFI_SMALL_PIECE = 16384,  /* local pieces smaller on average go through a bounce */
     BTL_OFI_BOUNCE = 1 << 20,
     BTL_OFI_ADDR_MAX = 256, /* bytes of an endpoint name we accept */
+    BTL_OFI_RAILS_MAX = 8,  /* rails of a rank */
 };
 
 enum btl_ofi_kind {
@@ -149,6 +150,43 @@ struct btl_ofi_aread {
     struct comm_btl_ofi_mr *local; /* the registration it lands in (FI_MR_LOCAL), held */
     size_t len;                    /* bytes it reads */
     bool busy;                     /* posted, not completed */
+    bool redo;                     /* to be read again (its rail failed): DST, RADDR, LEN */
+    unsigned rail;                 /* the rail it went on */
+    char *dst; /* where it reads, to read it again on another rail if its rail fails */
+    uint64_t raddr;
+};
+
+/*
+ * A rail: one provider on one interface or domain, with its own fabric, domain, completion
+ * queue, address vector and endpoint (btl_ofi_rail.c).  Rail 0 is the home rail: fragments,
+ * writes and synchronous reads go on it, and its objects are the module's own (m->ep...).  The
+ * pieces of an asynchronous get are spread over every rail that reaches the peer, each to the
+ * rail where it would end first given the bytes already on it and what the rail delivers.
+ */
+struct btl_ofi_rail {
+    char name[64];     /* the interface or domain, as named */
+    char iface[24];    /* the interface carrying its address, or "" */
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_cq *cq;
+    struct fid_av *av;
+    struct fid_ep *ep;
+    uint64_t mr_mode;
+    /* What it delivers: bytes per second of completed pieces, smoothed (the weight). */
+    double rate;
+    bool measured;          /* RATE comes from a measurement (else the starting guess) */
+    uint64_t sample_from;   /* the current sample began (ns), 0 while the rail is idle */
+    size_t sample_bytes;    /* bytes completed since */
+    size_t inflight_bytes;  /* bytes of pieces posted on it, not completed */
+    unsigned inflight;      /* and how many */
+    uint64_t last_done_ns;  /* when a piece last completed on it (or the oldest was posted) */
+    uint64_t bytes;         /* bytes read on it in all */
+    unsigned long pieces;   /* pieces read on it in all */
+    /* Out of the schedule: after an error, or no completion for COMM_RAIL_TIMEOUT_MS. */
+    bool down;
+    uint64_t retry_ns;      /* when a piece may try it again (once none is left on it) */
+    unsigned long downs;    /* times it was taken out */
 };
 
 /* An asynchronous get (get_start), from its start until its done function is called.  Owned by
@@ -166,6 +204,8 @@ struct btl_ofi_get {
     uint64_t start_ns;
     unsigned long seq; /* the module's gets_started when it began */
     bool alone;        /* no other get was under way when it began */
+    bool striped;      /* its pieces are spread over the peer's rails */
+    unsigned redo;     /* its reads to read again (their rail failed) */
     bool streamed;     /* timed in a stream: another get from its (remote) peer was under way */
     unsigned inflight;
     int status;
@@ -204,6 +244,9 @@ struct btl_ofi_awrite {
 struct btl_ofi_endpoint {
     struct comm_btl_endpoint base; /* first: the runtime sees only this */
     fi_addr_t addr;
+    fi_addr_t rail_addr[BTL_OFI_RAILS_MAX]; /* its address on each rail that reaches it */
+    uint32_t rails;                         /* those rails (bit K: rail K; bit 0: home) */
+    const char *host;                       /* its host, for messages */
     long credits;       /* fragments we may still send to the peer */
     long owed;          /* credits we owe the peer (buffers delivered and re-posted) */
     bool credit_queued; /* on the module's list of peers owed a credit message */
@@ -263,6 +306,14 @@ struct btl_ofi_module {
     size_t read_piece_far; /* ... from a peer on another host */
     size_t read_whole;     /* ... when reading whole (the same when COMM_OFI_READ_SIZE is set) */
     char provider[64];
+
+    /* Rails (btl_ofi_rail.c): rails[0] is the home rail (the objects above); NRAILS in all. */
+    struct btl_ofi_rail rails[BTL_OFI_RAILS_MAX];
+    unsigned nrails;
+    unsigned rails_down;    /* rails taken out now */
+    size_t stripe_min;      /* COMM_RAIL_STRIPE_MIN */
+    uint64_t rail_timeout_ns; /* COMM_RAIL_TIMEOUT_MS */
+    const char *host;       /* this host's name, for messages */
 
     size_t frag_size; /* bytes of a receive or send buffer, our header included */
     long credits_per_peer;
@@ -375,6 +426,43 @@ int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices
 /* The network interface carrying the entry's source address, or "" (written to out). */
 void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len);
 
+/* btl_ofi_rail.c: rails (see there). */
+
+uint64_t comm_btl_ofi_now_ns(void);
+/* Opens what R lacks of fabric, domain, completion queue and address vector, then an
+ * endpoint, from R->info, with queues of the given sizes; WHY says what failed. */
+int comm_btl_ofi_open_objects(struct btl_ofi_rail *r, long size, size_t cq_size, size_t tx_size,
+                              size_t rx_size, char *why, size_t len);
+/* Makes the module's own objects rail 0, named NAME. */
+void comm_btl_ofi_rails_home(struct btl_ofi_module *m, const char *name);
+/* Opens one more rail from INFO (taken over, freed on failure) on device NAME: COMM_OK, or a
+ * status with WHY saying why it cannot serve. */
+int comm_btl_ofi_rails_add(struct btl_ofi_module *m, struct fi_info *info, const char *name,
+                           long size, char *why, size_t len);
+/* Closes what a rail beyond the home one opened. */
+void comm_btl_ofi_rail_close(struct btl_ofi_rail *r);
+/* Publishes the addresses of the rails beyond the home one. */
+int comm_btl_ofi_rails_publish(struct btl_ofi_module *m);
+/* Pairs EP's peer's rails with this rank's (same provider, same fabric); sets EP->rails,
+ * rail_addr and base.stripe_min. */
+int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep);
+/* The rail a piece of N bytes to EP's peer goes on now, or -1 when none of its rails is up. */
+int comm_btl_ofi_rail_pick(struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep, size_t n,
+                           uint64_t now);
+/* A piece of N bytes was posted on rail K at NOW, and one ended (OK: completed). */
+void comm_btl_ofi_rail_posted(struct btl_ofi_module *m, unsigned k, size_t n, uint64_t now);
+void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool ok);
+/* Rail K failed (CAUSE, for the warning): taken out of the schedule for a while. */
+void comm_btl_ofi_rail_failed(struct btl_ofi_module *m, unsigned k, const char *cause);
+/* Takes out of the schedule rails whose pieces stopped completing. */
+void comm_btl_ofi_rails_check(struct btl_ofi_module *m);
+/* "eth1 (tcp;ofi_rxm, 10.79.0.0/16), ..." */
+void comm_btl_ofi_rails_describe(const struct btl_ofi_module *m, char *out, size_t len);
+/* Logs, at info, what each rail carried and delivered. */
+void comm_btl_ofi_rails_report(const struct btl_ofi_module *m);
+/* Read A of an asynchronous get failed on its rail: it is read again on another. */
+void comm_btl_ofi_aread_redo(struct btl_ofi_module *m, struct btl_ofi_aread *a);
+
 /*
  * btl_ofi_lib.c: loads libfabric (COMM_OFI_LIBRARY) once, when first needed.  Returns COMM_OK,
  * or COMM_ERR_NOT_FOUND after writing why to why_out (the same reason every later call).
@@ -427,9 +515,13 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
 /* Posts the further reads of asynchronous gets and calls the done function of those that
  * ended; called by progress, outside any delivery.  Returns how many ended. */
 int comm_btl_ofi_advance_gets(struct btl_ofi_module *m);
-/* Read A of an asynchronous get completed or failed: its slot and its share of the module's
- * reads in flight are free again. */
-void comm_btl_ofi_aread_ended(struct btl_ofi_module *m, struct btl_ofi_aread *a);
+/* Read A of an asynchronous get completed (OK) or failed: its slot and its share of the
+ * module's reads in flight are free again. */
+void comm_btl_ofi_aread_ended(struct btl_ofi_module *m, struct btl_ofi_aread *a, bool ok);
+/* The local descriptor of a registration on rail K (FI_MR_LOCAL). */
+void *comm_btl_ofi_mr_desc(const struct comm_btl_ofi_mr *entry, unsigned k);
+/* EP's peer's host, for messages. */
+const char *comm_btl_ofi_peer_host(const struct btl_ofi_endpoint *ep);
 /* Bytes of one read from EP's peer when its messages are read WAY. */
 size_t comm_btl_ofi_read_size(const struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep,
                               enum comm_btl_ofi_read_way way);

@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "base/log.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int comm_btl_ofi_post_rx(struct btl_ofi_module *m, struct btl_ofi_rx *rx)
@@ -79,14 +80,15 @@ static void ofi_on_send_done(struct btl_ofi_module *m, struct btl_ofi_tx *tx)
     m->tx_posted--;
 }
 
-void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
+/* The error entry of CQ (rail K's) read, reported and acted on. */
+static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k)
 {
     struct fi_cq_err_entry err;
     struct btl_ofi_op *op;
     char text[256];
 
     memset(&err, 0, sizeof(err));
-    if (fi_cq_readerr(m->cq, &err, 0) <= 0) {
+    if (fi_cq_readerr(cq, &err, 0) <= 0) {
         return;
     }
     op = err.op_context;
@@ -94,7 +96,18 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
         return;
     }
     text[0] = '\0';
-    fi_cq_strerror(m->cq, err.prov_errno, err.err_data, text, sizeof(text));
+    fi_cq_strerror(cq, err.prov_errno, err.err_data, text, sizeof(text));
+    if (op->type == BTL_OFI_OP_AREAD && ((struct btl_ofi_aread *)op)->get->striped &&
+        __builtin_popcount(((struct btl_ofi_aread *)op)->get->ep->rails) > 1) {
+        char cause[384];
+
+        /* Ended, if in error: read again on the others. */
+        snprintf(cause, sizeof(cause), "a read failed: %s%s%s%s",
+                 comm_btl_ofi_fi_strerror(err.err), text[0] ? " (" : "", text, text[0] ? ")" : "");
+        comm_btl_ofi_rail_failed(m, k, cause);
+        comm_btl_ofi_aread_redo(m, (struct btl_ofi_aread *)op);
+        return;
+    }
     switch (op->type) {
     case BTL_OFI_OP_RECV:
         if (err.err != FI_ECANCELED) {
@@ -127,7 +140,7 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
         comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s (%s)", a->get->len,
                        a->get->ep->base.peer, comm_btl_ofi_fi_strerror(err.err), text);
         a->get->status = COMM_ERR_SYSTEM;
-        comm_btl_ofi_aread_ended(m, a);
+        comm_btl_ofi_aread_ended(m, a, false);
         break;
     }
     case BTL_OFI_OP_AWRITE: {
@@ -141,16 +154,22 @@ void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
     }
 }
 
-int comm_btl_ofi_poll(struct btl_ofi_module *m)
+void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
+{
+    ofi_cq_error(m, m->cq, 0);
+}
+
+/* Reads the completion queue CQ of rail K once. */
+static int ofi_poll_cq(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k)
 {
     struct fi_cq_data_entry e[BTL_OFI_CQ_BATCH];
-    ssize_t n = fi_cq_read(m->cq, e, BTL_OFI_CQ_BATCH);
+    ssize_t n = fi_cq_read(cq, e, BTL_OFI_CQ_BATCH);
 
     if (n == -FI_EAGAIN) {
         return 0;
     }
     if (n == -FI_EAVAIL) {
-        comm_btl_ofi_log_cq_error(m);
+        ofi_cq_error(m, cq, k);
         return 1;
     }
     if (n < 0) {
@@ -179,7 +198,7 @@ int comm_btl_ofi_poll(struct btl_ofi_module *m)
             ((struct btl_ofi_read *)op)->done = true;
             break;
         case BTL_OFI_OP_AREAD:
-            comm_btl_ofi_aread_ended(m, (struct btl_ofi_aread *)op);
+            comm_btl_ofi_aread_ended(m, (struct btl_ofi_aread *)op, true);
             break;
         case BTL_OFI_OP_AWRITE:
             comm_btl_ofi_awrite_ended(m, (struct btl_ofi_awrite *)op, COMM_OK);
@@ -187,6 +206,22 @@ int comm_btl_ofi_poll(struct btl_ofi_module *m)
         }
     }
     return (int)n;
+}
+
+int comm_btl_ofi_poll(struct btl_ofi_module *m)
+{
+    int n = ofi_poll_cq(m, m->cq, 0);
+
+    /* The other rails carry reads: this rank's, and peers' of its memory, which their
+     * providers serve only when their queues are read. */
+    for (unsigned k = 1; k < m->nrails && n >= 0; k++) {
+        if (m->rails[k].ep != NULL) {
+            int rc = ofi_poll_cq(m, m->rails[k].cq, k);
+
+            n = rc < 0 ? rc : n + rc;
+        }
+    }
+    return n;
 }
 
 static void ofi_repost(struct btl_ofi_module *m)
@@ -244,6 +279,9 @@ int comm_btl_ofi_progress(struct comm_btl_module *module)
         return rc;
     }
     m->delivering = true;
+    if (m->nrails > 1 && (m->areads > 0 || m->rails_down > 0)) {
+        comm_btl_ofi_rails_check(m);
+    }
     if (m->gets_stirred) {
         delivered += comm_btl_ofi_advance_gets(m);
     }

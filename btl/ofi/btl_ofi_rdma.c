@@ -19,23 +19,26 @@
 #include "base/log.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int ofi_mr_open(struct btl_ofi_module *m, void *ptr, size_t len, uint64_t access,
-                       uint64_t requested_key, struct fid_mr **mr_out)
+/* Registers [ptr, ptr+len) on rail R's domain (and endpoint, with FI_MR_ENDPOINT). */
+static int ofi_mr_open_on(const struct btl_ofi_rail *r, void *ptr, size_t len, uint64_t access,
+                          uint64_t requested_key, struct fid_mr **mr_out)
 {
     struct fid_mr *mr;
-    int ret = fi_mr_reg(m->domain, ptr, len, access, 0, requested_key, 0, &mr, NULL);
+    int ret = fi_mr_reg(r->domain, ptr, len, access, 0, requested_key, 0, &mr, NULL);
 
     if (ret != 0) {
-        comm_log_error("btl_ofi", "registering %zu bytes at %p failed: %s", len, ptr,
+        comm_log_error("btl_ofi", "registering %zu bytes at %p on %s failed: %s", len, ptr,
+                       r->name[0] ? r->name : "the endpoint's domain",
                        comm_btl_ofi_fi_strerror(-ret));
         return COMM_ERR_SYSTEM;
     }
-    if (m->mr_mode & FI_MR_ENDPOINT) {
-        ret = fi_mr_bind(mr, &m->ep->fid, 0);
+    if (r->mr_mode & FI_MR_ENDPOINT) {
+        ret = fi_mr_bind(mr, &r->ep->fid, 0);
         if (ret == 0) {
             ret = fi_mr_enable(mr);
         }
@@ -61,7 +64,7 @@ int comm_btl_ofi_register_local(struct btl_ofi_module *m, void *ptr, size_t len,
     if (!(m->mr_mode & FI_MR_LOCAL)) {
         return COMM_OK;
     }
-    rc = ofi_mr_open(m, ptr, len, access, m->next_key++, &mr);
+    rc = ofi_mr_open_on(&m->rails[0], ptr, len, access, m->next_key++, &mr);
     if (rc < 0) {
         return rc;
     }
@@ -70,12 +73,66 @@ int comm_btl_ofi_register_local(struct btl_ofi_module *m, void *ptr, size_t len,
     return COMM_OK;
 }
 
+/* A registration of the cache: the same memory on every rail, with the same key. */
+struct ofi_mr_set {
+    struct fid_mr *mr[BTL_OFI_RAILS_MAX];
+};
+
+static void ofi_mr_set_close(struct ofi_mr_set *set)
+{
+    for (unsigned k = 0; k < BTL_OFI_RAILS_MAX; k++) {
+        if (set->mr[k] != NULL) {
+            int ret = fi_close(&set->mr[k]->fid);
+
+            if (ret != 0) {
+                comm_log_warn("btl_ofi", "releasing a registration failed: %s",
+                              comm_btl_ofi_fi_strerror(-ret));
+            }
+        }
+    }
+    free(set);
+}
+
+void *comm_btl_ofi_mr_desc(const struct comm_btl_ofi_mr *entry, unsigned k)
+{
+    const struct ofi_mr_set *set = entry->handle;
+
+    return k == 0 ? entry->desc : set->mr[k] != NULL ? fi_mr_desc(set->mr[k]) : NULL;
+}
+
+/* Registers ENTRY on the rails beyond the home one with the home rail's REQUESTED key; a rail
+ * that does not give that key back is taken out (its pieces could not name the memory). */
+static void ofi_cache_register_rails(struct btl_ofi_module *m, struct comm_btl_ofi_mr *entry,
+                                     struct ofi_mr_set *set, uint64_t access, uint64_t requested,
+                                     uint64_t key)
+{
+    for (unsigned k = 1; k < m->nrails; k++) {
+        struct btl_ofi_rail *r = &m->rails[k];
+
+        if (r->ep == NULL) {
+            continue; /* taken out; a registration made meanwhile is not read on it */
+        }
+        if (ofi_mr_open_on(r, (void *)entry->base, entry->len, access, requested, &set->mr[k]) <
+                0 ||
+            fi_mr_key(set->mr[k]) != key) {
+            if (set->mr[k] != NULL) {
+                fi_close(&set->mr[k]->fid);
+                set->mr[k] = NULL;
+            }
+            comm_btl_ofi_rail_failed(m, k, "it did not register memory with the home rail's key");
+        }
+    }
+}
+
 /* The cache's register function: a registration peers may read and reads may land in (and,
  * when the provider writes remote memory, that peers may write and writes may leave from). */
 static int ofi_cache_register(void *ctx, struct comm_btl_ofi_mr *entry)
 {
     struct btl_ofi_module *m = ctx;
     uint64_t requested = m->virt_addr ? m->next_key++ : (uint64_t)entry->base;
+    uint64_t access =
+        FI_READ | FI_REMOTE_READ | (m->remote_write ? FI_WRITE | FI_REMOTE_WRITE : 0);
+    struct ofi_mr_set *set;
     struct fid_mr *mr;
     uint64_t key;
     int rc;
@@ -86,35 +143,35 @@ static int ofi_cache_register(void *ctx, struct comm_btl_ofi_mr *entry)
     if (!m->virt_addr && comm_btl_ofi_mr_cache_find_key(&m->mrs, requested) != NULL) {
         return COMM_ERR_NOT_SUPPORTED;
     }
-    rc = ofi_mr_open(m, (void *)entry->base, entry->len,
-                     FI_READ | FI_REMOTE_READ | (m->remote_write ? FI_WRITE | FI_REMOTE_WRITE : 0),
-                     requested, &mr);
+    set = calloc(1, sizeof(*set));
+    if (set == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    rc = ofi_mr_open_on(&m->rails[0], (void *)entry->base, entry->len, access, requested, &mr);
     if (rc < 0) {
+        free(set);
         return rc;
     }
+    set->mr[0] = mr;
     key = fi_mr_key(mr);
     if (key == FI_KEY_NOTAVAIL || (m->virt_addr && key == UINT64_MAX) ||
         (!m->virt_addr && key != requested)) {
         comm_log_error("btl_ofi", "provider %s gave a registration key comm cannot use",
                        m->provider);
-        fi_close(&mr->fid);
+        ofi_mr_set_close(set);
         return COMM_ERR_NOT_SUPPORTED;
     }
+    ofi_cache_register_rails(m, entry, set, access, requested, key);
     entry->key = m->virt_addr ? key + 1 : key;
-    entry->handle = mr;
+    entry->handle = set;
     entry->desc = fi_mr_desc(mr);
     return COMM_OK;
 }
 
 static void ofi_cache_deregister(void *ctx, struct comm_btl_ofi_mr *entry)
 {
-    int ret = fi_close(&((struct fid_mr *)entry->handle)->fid);
-
     (void)ctx;
-    if (ret != 0) {
-        comm_log_warn("btl_ofi", "releasing a registration failed: %s",
-                      comm_btl_ofi_fi_strerror(-ret));
-    }
+    ofi_mr_set_close(entry->handle);
 }
 
 void comm_btl_ofi_rdma_init(struct btl_ofi_module *m, long cache_size)
@@ -326,10 +383,7 @@ static int ofi_get_scattered(struct btl_ofi_module *m, struct btl_ofi_endpoint *
 
 static uint64_t ofi_now_ns(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return comm_btl_ofi_now_ns();
 }
 
 int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
@@ -376,25 +430,51 @@ int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, 
 
 /* Posts the next read of G with its free slot A: COMM_OK, COMM_AGAIN (the provider is busy:
  * again at the next progress call) or a status. */
+/* Posts the next read of G with its free slot A (or A's piece again, when it is to be redone),
+ * on the rail it would end first on when G is striped, else on the home rail: COMM_OK,
+ * COMM_AGAIN (the provider is busy: again at the next progress call) or a status. */
 static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct btl_ofi_aread *a)
 {
-    size_t n = g->left < g->piece ? g->left : g->piece;
+    size_t n = a->redo ? a->len : g->left < g->piece ? g->left : g->piece;
+    char *dst = a->redo ? a->dst : g->dst;
+    uint64_t raddr = a->redo ? a->raddr : g->raddr;
+    uint64_t now = 0;
+    int rail = 0;
     void *desc = NULL;
     ssize_t ret;
 
+    if (g->striped) {
+        now = comm_btl_ofi_now_ns();
+        rail = comm_btl_ofi_rail_pick(m, g->ep, n, now);
+        if (rail < 0) {
+            comm_log_error("btl_ofi", "host %s: no rail left to rank %ld (%s): reading %zu bytes "
+                           "from it failed",
+                           m->host, g->ep->base.peer, comm_btl_ofi_peer_host(g->ep), g->len);
+            return COMM_ERR_UNREACHABLE;
+        }
+    }
     if ((m->mr_mode & FI_MR_LOCAL) && a->local == NULL) {
-        int rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, g->dst, n, &a->local);
+        int rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, dst, n, &a->local);
 
         if (rc < 0) {
             return rc;
         }
     }
     if (a->local != NULL) {
-        desc = a->local->desc;
+        desc = comm_btl_ofi_mr_desc(a->local, (unsigned)rail);
     }
-    ret = fi_read(m->ep, g->dst, n, desc, g->ep->addr, g->raddr, g->key, &a->op.ctx);
+    ret = fi_read(m->rails[rail].ep, dst, n, desc, g->ep->rail_addr[rail], raddr, g->key,
+                  &a->op.ctx);
     if (ret == -FI_EAGAIN) {
         return COMM_AGAIN;
+    }
+    if (ret != 0 && rail > 0) {
+        char cause[160];
+
+        snprintf(cause, sizeof(cause), "a read could not be posted: %s",
+                 comm_btl_ofi_fi_strerror((int)-ret));
+        comm_btl_ofi_rail_failed(m, (unsigned)rail, cause);
+        return COMM_AGAIN; /* on another rail, at the next progress call */
     }
     if (ret != 0) {
         comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s", n, g->ep->base.peer,
@@ -403,24 +483,45 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
     }
     a->busy = true;
     a->len = n;
+    a->rail = (unsigned)rail;
+    a->dst = dst;
+    a->raddr = raddr;
     g->inflight++;
     if (++m->areads > m->areads_most) {
         m->areads_most = m->areads;
     }
     m->aread_bytes += n;
+    if (g->striped) {
+        comm_btl_ofi_rail_posted(m, (unsigned)rail, n, now);
+    }
+    if (a->redo) {
+        a->redo = false;
+        g->redo--;
+        return COMM_OK;
+    }
     g->dst += n;
     g->raddr += n;
     g->left -= n;
     return COMM_OK;
 }
 
-void comm_btl_ofi_aread_ended(struct btl_ofi_module *m, struct btl_ofi_aread *a)
+void comm_btl_ofi_aread_ended(struct btl_ofi_module *m, struct btl_ofi_aread *a, bool ok)
 {
     a->busy = false;
     a->get->inflight--;
     m->areads--;
     m->aread_bytes -= a->len;
     m->gets_stirred = true;
+    if (a->get->striped) {
+        comm_btl_ofi_rail_done(m, a->rail, a->len, ok);
+    }
+}
+
+void comm_btl_ofi_aread_redo(struct btl_ofi_module *m, struct btl_ofi_aread *a)
+{
+    comm_btl_ofi_aread_ended(m, a, false);
+    a->redo = true;
+    a->get->redo++;
 }
 
 /* Whether the module may post one more read for G.  Eight reads at least; for a peer on
@@ -445,13 +546,13 @@ static void ofi_get_feed(struct btl_ofi_module *m, struct btl_ofi_get *g)
         if (a->busy) {
             continue;
         }
-        if (a->local != NULL) {
+        if (a->local != NULL && !a->redo) {
             comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
             a->local = NULL;
         }
         /* Reads in flight are bounded for the module, not per get: the oldest gets go first,
          * and a flood of messages does not flood the peer with requests. */
-        if (g->status == COMM_OK && g->left > 0 && ofi_reads_room(m, g)) {
+        if (g->status == COMM_OK && (g->left > 0 || a->redo) && ofi_reads_room(m, g)) {
             int rc = ofi_get_post(m, g, a);
 
             if (rc == COMM_AGAIN) {
@@ -494,6 +595,12 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
     } else {
         g->streamed = true;
         g->way = comm_btl_ofi_tune_choose(&ep->stream_tune, len);
+    }
+    /* Striped: in pieces, each to the rail where it ends first. */
+    if (__builtin_popcount(ep->rails) > 1 && m->stripe_min > 0 && len >= m->stripe_min) {
+        g->striped = true;
+        g->way = COMM_BTL_OFI_READ_PIECES;
+        g->streamed = false; /* the tuners compare ways of one rail */
     }
     g->piece = comm_btl_ofi_read_size(m, ep, g->way);
     g->done = done;
@@ -595,7 +702,7 @@ int comm_btl_ofi_advance_gets(struct btl_ofi_module *m)
         struct btl_ofi_get *g = *link;
 
         ofi_get_feed(m, g);
-        if (g->inflight > 0 || (g->left > 0 && g->status == COMM_OK)) {
+        if (g->inflight > 0 || ((g->left > 0 || g->redo > 0) && g->status == COMM_OK)) {
             last = g;
             link = &g->next;
             continue;

@@ -20,6 +20,8 @@ enum comm_btl_ofi_setting {
     COMM_BTL_OFI_SETTING_WRITE_MAX,
     COMM_BTL_OFI_SETTING_WRITE_PIECE,
     COMM_BTL_OFI_SETTING_LIBRARY,
+    COMM_BTL_OFI_SETTING_STRIPE_MIN,
+    COMM_BTL_OFI_SETTING_RAIL_TIMEOUT,
 };
 
 extern const struct comm_setting comm_btl_ofi_setting_list[];

@@ -36,6 +36,7 @@
 #include "btl/btl.h"
 #include "runtime/comm/communicator.h"
 #include "runtime/datatype/datatype.h"
+#include "runtime/job_topo.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "runtime/thread.h"
@@ -712,7 +713,8 @@ static void p2p_say_nowrite(long peer, uint64_t sreq, uint64_t rreq, uint64_t to
  * Offers REQ's memory to the sender of the RTS A, who then writes the message (see the top of
  * this file): when the btl writes messages of this size and REQ's memory is contiguous and
  * can be registered, and, for one above the endpoint's write_alone_above, when no other offer
- * to that sender is under way (a stream is read).  Returns whether it did.
+ * to that sender is under way (a stream is read); never one the btl stripes (the endpoint's
+ * stripe_min).  Returns whether it did.
  */
 static bool p2p_offer_write(struct comm_request *req, const struct p2p_arrival *a)
 {
@@ -722,6 +724,7 @@ static bool p2p_offer_write(struct comm_request *req, const struct p2p_arrival *
     struct p2p_ctl_hdr h = {.type = P2P_CTW};
 
     if (req->want > module->write_max || !req->dt->contiguous ||
+        (proc->ep->stripe_min > 0 && req->want >= proc->ep->stripe_min) ||
         (alone > 0 && req->want > alone && proc->writes_offered > 0)) {
         return false;
     }
@@ -1236,7 +1239,8 @@ int comm_p2p_init(long rank, long size, const long *local_peers, size_t nlocal)
     }
     p2p_write_slots_init();
     for (long r = 0; r < size; r++) {
-        struct comm_btl_peer peer = {.rank = r, .is_self = r == rank, .local_rank = -1};
+        struct comm_btl_peer peer = {
+            .rank = r, .is_self = r == rank, .local_rank = -1, .host = comm_job_topo_host(r)};
 
         p2p_procs[r].rank = r;
         for (size_t i = 0; i < nlocal; i++) {

@@ -46,7 +46,8 @@
 # Rails (CLUSTER_RAILS=400mbit,200mbit): besides that network, every host gets one interface per
 # rail, on a network of its own, shaped both ways with tbf at the rail's rate.  Rail K is the
 # interface clIDrK in every host (the same name everywhere, as clIDeth), with the address of the
-# host's clIDeth but K + 1 added to the second octet (10.78.0.1 for host 0's rail 0); in the
+# host's clIDeth but K + 1 added to the second octet (10.78.0.1 for host 0's rail 0; a /16, a
+# rack-only rail a /24 per rack, so that each rack's is a network of its own); in the
 # fabric namespace its other end clIDhNrK is on the rail's bridge clIDrlK, which joins every
 # host.  A rate followed by /rack (400mbit/rack) makes a rack-only rail: one bridge per rack,
 # clIDrlKkR, and no link between racks, as a fabric inside a rack beside the spine network.
@@ -436,7 +437,7 @@ _cluster_rail_shape() {
 }
 
 _cluster_build_rails() {
-    local racks=$1 id=$CLUSTER_ID fab=$CLUSTER_FABRIC k n r bridge first=${CLUSTER_NET%%.*}
+    local racks=$1 id=$CLUSTER_ID fab=$CLUSTER_FABRIC k n r bridge prefix first=${CLUSTER_NET%%.*}
     local second=${CLUSTER_NET#*.}
     CLUSTER_RAIL_IFACES=()
     for k in "${!CLUSTER_RAIL_RATES[@]}"; do
@@ -447,6 +448,8 @@ _cluster_build_rails() {
                 _cluster_bridge "cl${id}rl${k}k$r" || return 1
             done
         fi
+        prefix=16
+        [[ ${CLUSTER_RAIL_SCOPES[k]} == rack ]] && prefix=24
         for n in "${!CLUSTER_HOSTS[@]}"; do
             r=${CLUSTER_RACK[n]}
             bridge=cl${id}rl$k
@@ -455,7 +458,7 @@ _cluster_build_rails() {
                 "cl${id}r$k" netns "cl$id-h$n" &&
                 _cluster_do ip -n "$fab" link set "cl${id}h${n}r$k" master "$bridge" up &&
                 _cluster_do ip -n "cl$id-h$n" addr add \
-                    "$first.$((second + 1 + k)).$r.$((n + 1))/16" dev "cl${id}r$k" &&
+                    "$first.$((second + 1 + k)).$r.$((n + 1))/$prefix" dev "cl${id}r$k" &&
                 _cluster_do ip -n "cl$id-h$n" link set "cl${id}r$k" up &&
                 _cluster_rail_shape add "$n" "$k" "${CLUSTER_RAIL_RATES[k]}" || return 1
         done
@@ -744,7 +747,8 @@ cluster_check() {
 
 # A rack-only rail K does not reach another rack: a connection from the first host to the
 # first host of another rack, on the rail's address, is neither accepted nor refused (a host
-# that received it would refuse it: nothing listens on port 9).
+# that received it would refuse it: nothing listens on port 9); each rack's rail is a network
+# of its own (a /24), so the kernel has no route there.
 _cluster_check_rail_apart() {
     local k=$1 n other="" addr out
     for n in "${!CLUSTER_HOSTS[@]}"; do
@@ -753,7 +757,7 @@ _cluster_check_rail_apart() {
     [[ -n $other ]] || return 0
     addr=$(cluster_rail_addr "${CLUSTER_HOSTS[other]}" "$k") || return 1
     out=$(ip netns exec "${CLUSTER_HOSTS[0]}" timeout 2 bash -c "exec 3<>/dev/tcp/$addr/9" 2>&1)
-    if [[ $? != 124 ]]; then
+    if [[ $? == 0 || $out == *refused* ]]; then
         _cluster_error "rack-only rail $k reaches ${CLUSTER_HOSTS[other]} ($addr) from ${CLUSTER_HOSTS[0]}, in another rack: ${out:-connected}"
         return 1
     fi

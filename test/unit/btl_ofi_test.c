@@ -687,6 +687,64 @@ START_TEST(sizing_setting_refuses_small_or_malformed_budgets)
 }
 END_TEST
 
+/* Rails come from the topology file, else an allowlist of several devices, else the job's
+ * interfaces when several; one device, an exclusion list or none means no rails. */
+START_TEST(rail_names_topology_then_allowlist_then_job_interfaces)
+{
+    struct comm_btl_ofi_names names;
+    const char *source;
+    char expected[256];
+
+    ck_assert_int_eq(comm_btl_ofi_rail_names("ib0,ib1", "eth0,eth1", "eth0,eth1", &names,
+                                             &source, expected, sizeof(expected)),
+                     COMM_OK);
+    ck_assert_uint_eq(names.count, 2);
+    ck_assert_str_eq(names.names[0], "ib0");
+    ck_assert_str_eq(names.names[1], "ib1");
+    ck_assert_str_eq(source, "the topology file (Nics=)");
+    /* one device from the file is still a rail on it */
+    ck_assert_int_eq(comm_btl_ofi_rail_names("mlx5_0", NULL, "eth0", &names, &source, expected,
+                                             sizeof(expected)),
+                     COMM_OK);
+    ck_assert_uint_eq(names.count, 1);
+    ck_assert_str_eq(names.names[0], "mlx5_0");
+    ck_assert_int_eq(comm_btl_ofi_rail_names(NULL, "eth1,eth2", "eth0,eth3", &names, &source,
+                                             expected, sizeof(expected)),
+                     COMM_OK);
+    ck_assert_uint_eq(names.count, 2);
+    ck_assert_str_eq(names.names[1], "eth2");
+    ck_assert_str_eq(source, "COMM_DEVICE_ALLOWLIST");
+    /* the allowlist decides even when it gives no rails */
+    ck_assert_int_eq(comm_btl_ofi_rail_names(NULL, "eth1", "eth0,eth3", &names, &source,
+                                             expected, sizeof(expected)),
+                     COMM_OK);
+    ck_assert_uint_eq(names.count, 0);
+    ck_assert_int_eq(comm_btl_ofi_rail_names("", "^eth1,eth2", "eth0,eth3", &names, &source,
+                                             expected, sizeof(expected)),
+                     COMM_OK);
+    ck_assert_uint_eq(names.count, 0);
+    ck_assert_int_eq(comm_btl_ofi_rail_names(NULL, NULL, "eth0,eth3", &names, &source, expected,
+                                             sizeof(expected)),
+                     COMM_OK);
+    ck_assert_uint_eq(names.count, 2);
+    ck_assert_str_eq(source, "the job's interfaces (COMM_NET_INTERFACES)");
+    ck_assert_int_eq(comm_btl_ofi_rail_names(NULL, NULL, "eth0", &names, &source, expected,
+                                             sizeof(expected)),
+                     COMM_OK);
+    ck_assert_uint_eq(names.count, 0);
+    ck_assert_int_eq(comm_btl_ofi_rail_names(NULL, NULL, NULL, &names, &source, expected,
+                                             sizeof(expected)),
+                     COMM_OK);
+    ck_assert_uint_eq(names.count, 0);
+    /* a malformed list in the file is an error that says what was expected */
+    expected[0] = '\0';
+    ck_assert_int_eq(comm_btl_ofi_rail_names("ib0,,ib1", NULL, NULL, &names, &source, expected,
+                                             sizeof(expected)),
+                     COMM_ERR_BAD_PARAM);
+    ck_assert(expected[0] != '\0');
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("btl_ofi");
@@ -719,6 +777,7 @@ int main(void)
     tcase_add_test(tc, sizing_shrinks_fragments_then_credits_then_fragments);
     tcase_add_test(tc, sizing_never_changes_what_the_user_set);
     tcase_add_test(tc, sizing_setting_refuses_small_or_malformed_budgets);
+    tcase_add_test(tc, rail_names_topology_then_allowlist_then_job_interfaces);
     suite_add_tcase(s, tc);
     return comm_test_run(s);
 }

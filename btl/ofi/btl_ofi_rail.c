@@ -1,0 +1,478 @@
+/*
+ * btl_ofi_rail.c - rails: one endpoint per network device, and large reads spread over them.
+ *
+ * Layer: btl/ofi.  Must not: put a piece on a rail that does not reach its peer, or read a
+ * piece again while its first read could still land.
+ *
+ * Which devices: the topology file's (the host's Nics=, or the nearest switch's above it),
+ * else COMM_DEVICE_ALLOWLIST when it names several, else the job's interfaces when comm-run
+ * chose several.  Each opens on its own (the same provider candidates as a single device);
+ * one that cannot is a warning naming the host and the device, and the first that opens is the
+ * home rail.  Each rail publishes its address; a peer's rail is paired with ours when both run
+ * the same provider on the same fabric (libfabric's fabric name: the IP network for tcp, the
+ * subnet for verbs).
+ *
+ * Striping: the pieces of an asynchronous get of COMM_RAIL_STRIPE_MIN bytes or more go, one by
+ * one as slots free, to the rail on which the piece would end first: the bytes already on it
+ * plus the piece, over what it delivers.  What it delivers is measured: bytes of pieces
+ * completed while the rail was busy, over that time, in samples of BTL_OFI_RAIL_SAMPLE_NS,
+ * smoothed (half the last sample, half the rate before).  So the rails' shares follow their
+ * rates, and a rail that slows down or is shared gets less within a few samples.  Rails start
+ * equal.  Registrations are made on every rail with the same requested key, so the one key the
+ * runtime carries names the memory on all of them; a rail whose provider chooses its own keys
+ * (FI_MR_PROV_KEY) or addresses memory differently from the home rail carries no pieces.
+ *
+ * A rail fails when a piece on it completes in error or none completes for
+ * COMM_RAIL_TIMEOUT_MS while some are on it: it is taken out of the schedule (a warning names
+ * host, rail and cause), a piece that failed is read again on the other rails, and pieces still
+ * on it wait for it (comm_btl_ofi_rail_failed says why).  After BTL_OFI_RAIL_RETRY_NS, once
+ * nothing is left on it, it is tried with one piece, and is back when that piece completes.
+ * A get whose peer has no rail left fails, naming the peer.
+ */
+#include "config.h"
+
+#include "btl/ofi/btl_ofi_module.h"
+#include "btl/ofi/btl_ofi_settings.h"
+#include "pmix-glue/pmix_client.h"
+#include "base/error.h"
+#include "base/log.h"
+
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum {
+    BTL_OFI_RAIL_RATE0 = 100 << 20, /* bytes per second every rail starts with */
+};
+static const uint64_t BTL_OFI_RAIL_SAMPLE_NS = 50000000;  /* 50 ms */
+static const uint64_t BTL_OFI_RAIL_RETRY_NS = 1000000000; /* 1 s */
+
+static const char rails_key[] = "btl.ofi.rails";
+
+/* What a rank publishes for each rail beyond the home one. */
+struct ofi_rail_published {
+    char provider[64];
+    char fabric[64];
+    uint32_t addr_format;
+    uint32_t addr_len;
+    unsigned char addr[BTL_OFI_ADDR_MAX];
+};
+
+const char *comm_btl_ofi_peer_host(const struct btl_ofi_endpoint *ep)
+{
+    return ep->host != NULL ? ep->host : "?";
+}
+
+uint64_t comm_btl_ofi_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int comm_btl_ofi_open_objects(struct btl_ofi_rail *r, long size, size_t cq_size, size_t tx_size,
+                              size_t rx_size, char *why, size_t len)
+{
+    struct fi_info *info = r->info;
+    struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_DATA, .wait_obj = FI_WAIT_NONE};
+    struct fi_av_attr av_attr = {.type = info->domain_attr->av_type != FI_AV_UNSPEC
+                                             ? info->domain_attr->av_type
+                                             : FI_AV_TABLE,
+                                 .count = (size_t)size};
+    const char *what = "fi_fabric";
+    int ret;
+
+    cq_attr.size = cq_size;
+    /* Queues as deep as comm uses, not the provider's default (software providers allocate
+     * a buffer per slot: tcp;ofi_rxm's defaults cost 64 MB per rank). */
+    if (info->tx_attr->size == 0 || info->tx_attr->size > tx_size) {
+        info->tx_attr->size = tx_size;
+    }
+    if (info->rx_attr->size == 0 || info->rx_attr->size > rx_size) {
+        info->rx_attr->size = rx_size;
+    }
+    r->mr_mode = (uint64_t)info->domain_attr->mr_mode;
+    if (r->fabric == NULL && (ret = comm_btl_ofi_fi_fabric(info->fabric_attr, &r->fabric)) != 0) {
+        goto fail;
+    }
+    what = "fi_domain";
+    if (r->domain == NULL && (ret = fi_domain(r->fabric, info, &r->domain, NULL)) != 0) {
+        goto fail;
+    }
+    what = "fi_cq_open";
+    if (r->cq == NULL && (ret = fi_cq_open(r->domain, &cq_attr, &r->cq, NULL)) != 0) {
+        goto fail;
+    }
+    what = "fi_av_open";
+    if (r->av == NULL && (ret = fi_av_open(r->domain, &av_attr, &r->av, NULL)) != 0) {
+        goto fail;
+    }
+    what = "fi_endpoint";
+    if ((ret = fi_endpoint(r->domain, info, &r->ep, NULL)) != 0) {
+        goto fail;
+    }
+    what = "binding the completion queue";
+    if ((ret = fi_ep_bind(r->ep, &r->cq->fid, FI_TRANSMIT | FI_RECV)) != 0) {
+        goto fail;
+    }
+    what = "binding the address vector";
+    if ((ret = fi_ep_bind(r->ep, &r->av->fid, 0)) != 0) {
+        goto fail;
+    }
+    what = "fi_enable";
+    if ((ret = fi_enable(r->ep)) != 0) {
+        goto fail;
+    }
+    return COMM_OK;
+fail:
+    snprintf(why, len, "%s failed: %s", what, comm_btl_ofi_fi_strerror(ret < 0 ? -ret : ret));
+    return COMM_ERR_SYSTEM;
+}
+
+/* Whether rail R can carry pieces of reads of memory registered on the home rail: it reads
+ * remote memory, and names it the way the home rail does with a key comm requests. */
+static bool ofi_rail_compatible(const struct btl_ofi_module *m, const struct btl_ofi_rail *r,
+                                char *why, size_t len)
+{
+    uint64_t caps = FI_RMA | FI_READ | FI_REMOTE_READ;
+
+    if ((r->info->caps & caps) != caps) {
+        snprintf(why, len, "provider %s does not read remote memory there",
+                 r->info->fabric_attr->prov_name);
+        return false;
+    }
+    if ((r->mr_mode & FI_MR_PROV_KEY) || (m->mr_mode & FI_MR_PROV_KEY)) {
+        snprintf(why, len, "provider %s chooses its own registration keys",
+                 (r->mr_mode & FI_MR_PROV_KEY) ? r->info->fabric_attr->prov_name : m->provider);
+        return false;
+    }
+    if (((r->mr_mode ^ m->mr_mode) & FI_MR_VIRT_ADDR) != 0 ||
+        r->info->domain_attr->mr_key_size < 8) {
+        snprintf(why, len, "provider %s addresses registered memory unlike the home rail's %s",
+                 r->info->fabric_attr->prov_name, m->provider);
+        return false;
+    }
+    return true;
+}
+
+/* Queue sizes of a rail beyond the home one: it carries only reads. */
+static int ofi_rail_open_extra(struct btl_ofi_rail *r, long size, char *why, size_t len)
+{
+    size_t reads = BTL_OFI_READS_MOST + BTL_OFI_READS_IN_FLIGHT;
+
+    return comm_btl_ofi_open_objects(r, size, reads + 64, reads + 64, 64, why, len);
+}
+
+int comm_btl_ofi_rails_add(struct btl_ofi_module *m, struct fi_info *info, const char *name,
+                           long size, char *why, size_t len)
+{
+    struct btl_ofi_rail *r = &m->rails[m->nrails];
+    int rc;
+
+    memset(r, 0, sizeof(*r));
+    snprintf(r->name, sizeof(r->name), "%s", name);
+    comm_btl_ofi_interface_of(info, r->iface, sizeof(r->iface));
+    r->info = info;
+    r->mr_mode = (uint64_t)info->domain_attr->mr_mode;
+    if (!ofi_rail_compatible(m, r, why, len)) {
+        comm_btl_ofi_rail_close(r);
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    rc = ofi_rail_open_extra(r, size, why, len);
+    if (rc < 0) {
+        comm_btl_ofi_rail_close(r);
+        return rc;
+    }
+    r->rate = BTL_OFI_RAIL_RATE0;
+    m->nrails++;
+    return COMM_OK;
+}
+
+void comm_btl_ofi_rails_home(struct btl_ofi_module *m, const char *name)
+{
+    struct btl_ofi_rail *r = &m->rails[0];
+
+    snprintf(r->name, sizeof(r->name), "%s", name);
+    comm_btl_ofi_interface_of(m->info, r->iface, sizeof(r->iface));
+    r->info = m->info;
+    r->fabric = m->fabric;
+    r->domain = m->domain;
+    r->cq = m->cq;
+    r->av = m->av;
+    r->ep = m->ep;
+    r->mr_mode = m->mr_mode;
+    r->rate = BTL_OFI_RAIL_RATE0;
+    m->nrails = 1;
+}
+
+static void ofi_rail_close_fid(struct fid *fid)
+{
+    if (fid != NULL) {
+        fi_close(fid);
+    }
+}
+
+void comm_btl_ofi_rail_close(struct btl_ofi_rail *r)
+{
+    ofi_rail_close_fid(r->ep != NULL ? &r->ep->fid : NULL);
+    ofi_rail_close_fid(r->av != NULL ? &r->av->fid : NULL);
+    ofi_rail_close_fid(r->cq != NULL ? &r->cq->fid : NULL);
+    ofi_rail_close_fid(r->domain != NULL ? &r->domain->fid : NULL);
+    ofi_rail_close_fid(r->fabric != NULL ? &r->fabric->fid : NULL);
+    if (r->info != NULL) {
+        comm_btl_ofi_fi_freeinfo(r->info);
+    }
+    r->ep = NULL;
+    r->av = NULL;
+    r->cq = NULL;
+    r->domain = NULL;
+    r->fabric = NULL;
+    r->info = NULL;
+}
+
+int comm_btl_ofi_rails_publish(struct btl_ofi_module *m)
+{
+    struct ofi_rail_published *pub;
+    unsigned n = m->nrails - 1;
+    int rc;
+
+    if (n == 0) {
+        return COMM_OK;
+    }
+    pub = calloc(n, sizeof(*pub));
+    if (pub == NULL) {
+        return COMM_ERR_NOMEM;
+    }
+    for (unsigned k = 1; k < m->nrails; k++) {
+        struct btl_ofi_rail *r = &m->rails[k];
+        struct ofi_rail_published *p = &pub[k - 1];
+        size_t len = sizeof(p->addr);
+        int ret = fi_getname(&r->ep->fid, p->addr, &len);
+
+        if (ret != 0) {
+            comm_log_error("btl_ofi", "fi_getname of rail %s failed: %s", r->name,
+                           comm_btl_ofi_fi_strerror(-ret));
+            free(pub);
+            return COMM_ERR_SYSTEM;
+        }
+        snprintf(p->provider, sizeof(p->provider), "%s", r->info->fabric_attr->prov_name);
+        snprintf(p->fabric, sizeof(p->fabric), "%s", r->info->fabric_attr->name);
+        p->addr_format = r->info->addr_format;
+        p->addr_len = (uint32_t)len;
+    }
+    rc = comm_pmix_put(rails_key, pub, n * sizeof(*pub));
+    free(pub);
+    return rc;
+}
+
+int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep)
+{
+    struct ofi_rail_published *pub = NULL;
+    size_t len = 0, n;
+
+    ep->rails = 1;
+    ep->rail_addr[0] = ep->addr;
+    if (m->nrails < 2) {
+        return COMM_OK;
+    }
+    if (comm_pmix_get(ep->base.peer, rails_key, (void **)&pub, &len) < 0) {
+        return COMM_OK; /* the peer has one rail: the home one serves it */
+    }
+    if (len % sizeof(*pub) != 0) {
+        comm_log_error("btl_ofi", "the rails rank %ld published are malformed", ep->base.peer);
+        free(pub);
+        return COMM_ERR_UNREACHABLE;
+    }
+    n = len / sizeof(*pub);
+    for (unsigned k = 1; k < m->nrails; k++) {
+        const struct btl_ofi_rail *r = &m->rails[k];
+
+        for (size_t j = 0; j < n; j++) {
+            struct ofi_rail_published *p = &pub[j];
+            fi_addr_t addr = FI_ADDR_UNSPEC;
+
+            p->provider[sizeof(p->provider) - 1] = '\0';
+            p->fabric[sizeof(p->fabric) - 1] = '\0';
+            if (p->addr_len > sizeof(p->addr) || p->addr_format != r->info->addr_format ||
+                strcmp(p->provider, r->info->fabric_attr->prov_name) != 0 ||
+                strcmp(p->fabric, r->info->fabric_attr->name) != 0) {
+                continue;
+            }
+            if (fi_av_insert(r->av, p->addr, 1, &addr, 0, NULL) != 1) {
+                comm_log_warn("btl_ofi",
+                              "host %s: cannot insert the address of rank %ld on rail %s: "
+                              "that rail does not serve it",
+                              m->host, ep->base.peer, r->name);
+                break;
+            }
+            ep->rail_addr[k] = addr;
+            ep->rails |= 1u << k;
+            break;
+        }
+    }
+    free(pub);
+    if (ep->rails != 1 && m->stripe_min > 0) {
+        ep->base.stripe_min = m->stripe_min;
+    }
+    return COMM_OK;
+}
+
+/* Whether rail K may take a piece now: up, or down and due for a try (one piece at a time). */
+static bool ofi_rail_usable(const struct btl_ofi_rail *r, uint64_t now)
+{
+    return !r->down || (r->inflight == 0 && now >= r->retry_ns);
+}
+
+int comm_btl_ofi_rail_pick(struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep, size_t n,
+                           uint64_t now)
+{
+    int best = -1;
+    double best_end = 0;
+
+    for (unsigned k = 0; k < m->nrails; k++) {
+        const struct btl_ofi_rail *r = &m->rails[k];
+        double end;
+
+        if (!(ep->rails & (1u << k)) || !ofi_rail_usable(r, now)) {
+            continue;
+        }
+        end = (double)(r->inflight_bytes + n) / r->rate;
+        if (best < 0 || end < best_end) {
+            best = (int)k;
+            best_end = end;
+        }
+    }
+    return best;
+}
+
+void comm_btl_ofi_rail_posted(struct btl_ofi_module *m, unsigned k, size_t n, uint64_t now)
+{
+    struct btl_ofi_rail *r = &m->rails[k];
+
+    if (r->inflight == 0) {
+        r->sample_from = now;
+        r->sample_bytes = 0;
+        r->last_done_ns = now;
+    }
+    r->inflight++;
+    r->inflight_bytes += n;
+}
+
+void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool ok)
+{
+    struct btl_ofi_rail *r = &m->rails[k];
+    uint64_t now;
+
+    r->inflight--;
+    r->inflight_bytes -= n;
+    if (!ok || m->nrails < 2) {
+        return;
+    }
+    now = comm_btl_ofi_now_ns();
+    r->last_done_ns = now;
+    r->bytes += n;
+    r->pieces++;
+    if (r->down) {
+        r->down = false;
+        m->rails_down--;
+        r->sample_from = 0;
+        comm_log_warn("btl_ofi", "host %s: rail %s is back: a piece read on it completed",
+                      m->host, r->name);
+    }
+    r->sample_bytes += n;
+    if (r->sample_from != 0 && now - r->sample_from >= BTL_OFI_RAIL_SAMPLE_NS) {
+        double rate = (double)r->sample_bytes * 1e9 / (double)(now - r->sample_from);
+
+        r->rate = r->measured ? (r->rate + rate) / 2 : rate;
+        r->measured = true;
+        r->sample_from = now;
+        r->sample_bytes = 0;
+    }
+    if (r->inflight == 0) {
+        r->sample_from = 0; /* idle: what follows is a new sample */
+    }
+}
+
+/*
+ * Takes rail K out of the schedule (CAUSE says why): no piece goes on it until it is tried
+ * again.  Pieces still on it stay there: a read cannot be recalled, so one read again elsewhere
+ * while the first could still land would let stale bytes reach memory the program has been
+ * given back.  They complete when the provider delivers them (the kernel's TCP resends until
+ * the link is back), or fail, and are then read again on the other rails.
+ */
+void comm_btl_ofi_rail_failed(struct btl_ofi_module *m, unsigned k, const char *cause)
+{
+    struct btl_ofi_rail *r = &m->rails[k];
+
+    r->retry_ns = comm_btl_ofi_now_ns() + BTL_OFI_RAIL_RETRY_NS;
+    if (r->down) {
+        return;
+    }
+    r->down = true;
+    r->downs++;
+    m->rails_down++;
+    comm_log_warn("btl_ofi",
+                  "host %s: rail %s taken out (%s): new pieces go on the other rails; the %u "
+                  "on it wait for it, and it is tried again in %.1f s",
+                  m->host, r->name, cause, r->inflight, (double)BTL_OFI_RAIL_RETRY_NS / 1e9);
+}
+
+void comm_btl_ofi_rails_check(struct btl_ofi_module *m)
+{
+    uint64_t now = comm_btl_ofi_now_ns();
+
+    for (unsigned k = 0; k < m->nrails; k++) {
+        struct btl_ofi_rail *r = &m->rails[k];
+
+        if (r->inflight > 0 && !r->down && now - r->last_done_ns > m->rail_timeout_ns) {
+            char cause[96];
+
+            snprintf(cause, sizeof(cause), "no read completed on it for %.1f s",
+                     (double)(now - r->last_done_ns) / 1e9);
+            comm_btl_ofi_rail_failed(m, k, cause);
+        }
+    }
+}
+
+void comm_btl_ofi_rails_describe(const struct btl_ofi_module *m, char *out, size_t len)
+{
+    size_t used = 0;
+
+    out[0] = '\0';
+    for (unsigned k = 0; k < m->nrails && used < len; k++) {
+        const struct btl_ofi_rail *r = &m->rails[k];
+
+        used += (size_t)snprintf(out + used, len - used, "%s%s (%s%s%s)", k ? ", " : "", r->name,
+                                 r->info != NULL ? r->info->fabric_attr->prov_name : "?",
+                                 r->info != NULL ? ", " : "",
+                                 r->info != NULL ? r->info->fabric_attr->name : "");
+    }
+}
+
+void comm_btl_ofi_rails_report(const struct btl_ofi_module *m)
+{
+    char text[768];
+    size_t used = 0;
+
+    if (m->nrails < 2) {
+        return;
+    }
+    text[0] = '\0';
+    for (unsigned k = 0; k < m->nrails && used < sizeof(text); k++) {
+        const struct btl_ofi_rail *r = &m->rails[k];
+
+        used += (size_t)snprintf(text + used, sizeof(text) - used,
+                                 "%s%s %.1f MB in %lu pieces, %s %.1f MB/s%s", k ? "; " : "",
+                                 r->name, (double)r->bytes / 1e6, r->pieces,
+                                 r->measured ? "delivering" : "weight", r->rate / 1e6,
+                                 r->downs > 0 ? ", taken out" : "");
+        if (r->downs > 0 && used < sizeof(text)) {
+            used += (size_t)snprintf(text + used, sizeof(text) - used, " %lu time%s", r->downs,
+                                     r->downs == 1 ? "" : "s");
+        }
+    }
+    comm_log_info("btl_ofi", "rails of rank %ld: %s", m->rank, text);
+}
