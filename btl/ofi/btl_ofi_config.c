@@ -125,7 +125,7 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                       .check = ofi_check_library},
     [COMM_BTL_OFI_SETTING_STRIPE_MIN] = {.name = "COMM_RAIL_STRIPE_MIN",
                                          .type = COMM_SETTING_INT,
-                                         .default_value = "1048576",
+                                         .default_value = "262144",
                                          .help = "bytes from which a message to a peer that "
                                                  "several rails reach is read in pieces "
                                                  "spread over them, in proportion to what "
@@ -138,8 +138,8 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                            .default_value = "2000",
                                            .help = "milliseconds a rail with pieces on it may "
                                                    "go without completing one before it is "
-                                                   "taken out (its pieces are read again on "
-                                                   "the others; it is tried again later)",
+                                                   "taken out of the schedule (new pieces go "
+                                                   "on the others; it is tried again later)",
                                            .audience = COMM_AUDIENCE_USER,
                                            .min = 10,
                                            .max = 3600000},
