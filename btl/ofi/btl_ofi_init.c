@@ -859,6 +859,7 @@ static void btl_ofi_wired(struct comm_btl_module *module)
                   "in all; messages up to %zu bytes travel in one fragment",
                   per_peer, m->credits_per_peer, m->frag_size, m->rx_nchunks,
                   m->rx_nchunks == 1 ? "" : "s", total, m->base.eager_limit);
+    comm_btl_ofi_rails_log_reach(m);
 }
 
 static void ofi_close_fid(struct fid *fid, const char *what)

@@ -458,6 +458,8 @@ void comm_btl_ofi_rail_failed(struct btl_ofi_module *m, unsigned k, const char *
 void comm_btl_ofi_rails_check(struct btl_ofi_module *m);
 /* "eth1 (tcp;ofi_rxm, 10.79.0.0/16), ..." */
 void comm_btl_ofi_rails_describe(const struct btl_ofi_module *m, char *out, size_t len);
+/* Logs which peers each rail reaches (rank 0 at info, the others at debug). */
+void comm_btl_ofi_rails_log_reach(const struct btl_ofi_module *m);
 /* Logs, at info, what each rail carried and delivered. */
 void comm_btl_ofi_rails_report(const struct btl_ofi_module *m);
 /* Read A of an asynchronous get failed on its rail: it is read again on another. */

@@ -476,3 +476,54 @@ void comm_btl_ofi_rails_report(const struct btl_ofi_module *m)
     }
     comm_log_info("btl_ofi", "rails of rank %ld: %s", m->rank, text);
 }
+
+/* The ranks rail K reaches, as ranges ("1,3-7"), into OUT; how many. */
+static long ofi_rail_reach_text(const struct btl_ofi_module *m, unsigned k, char *out, size_t len)
+{
+    size_t used = 0;
+    long count = 0, first = -1, last = -1;
+
+    out[0] = '\0';
+    for (long r = 0; r <= m->size; r++) {
+        bool in = r < m->size && m->eps[r] != NULL && (m->eps[r]->rails & (1u << k));
+
+        if (in) {
+            count++;
+            if (first >= 0 && r == last + 1) {
+                last = r;
+                continue;
+            }
+        }
+        if (first >= 0 && used < len) {
+            used += (size_t)snprintf(out + used, len - used, first == last ? "%s%ld" : "%s%ld-%ld",
+                                     used ? "," : "", first, last);
+        }
+        first = last = in ? r : -1;
+    }
+    return count;
+}
+
+void comm_btl_ofi_rails_log_reach(const struct btl_ofi_module *m)
+{
+    char text[768];
+    size_t used = 0;
+
+    if (m->nrails < 2) {
+        return;
+    }
+    text[0] = '\0';
+    for (unsigned k = 0; k < m->nrails && used < sizeof(text); k++) {
+        char ranks[256];
+        long n = ofi_rail_reach_text(m, k, ranks, sizeof(ranks));
+
+        used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s (%s) %s %s", k ? "; " : "",
+                                 m->rails[k].name, m->rails[k].info->fabric_attr->name,
+                                 n == 0 ? "reaches no peer" : n == 1 ? "reaches rank" : "reaches ranks",
+                                 ranks);
+    }
+    if (m->rank == 0) {
+        comm_log_info("btl_ofi", "rails of rank 0 on host %s: %s", m->host, text);
+    } else {
+        comm_log_debug("btl_ofi", "rails of rank %ld on host %s: %s", m->rank, m->host, text);
+    }
+}
