@@ -22,9 +22,11 @@
 
 static const char ofi_addr_key[] = "btl.ofi.addr";
 
-/* What a rank publishes: its provider (peers must use the same) and endpoint name. */
+/* What a rank publishes: its provider (peers must use the same) and endpoint name; with rails,
+ * the home rail's fabric, which must be the peer's home fabric too. */
 struct ofi_published {
     char provider[64];
+    char fabric[64]; /* "" without rails */
     uint32_t addr_format;
     uint32_t addr_len;
     unsigned char addr[BTL_OFI_ADDR_MAX];
@@ -383,6 +385,10 @@ static int ofi_choose_rails(const struct ofi_settings *s, const struct comm_btl_
             continue;
         }
         if (rc != COMM_ERR_NOT_FOUND) {
+            while (n > 0) {
+                comm_btl_ofi_fi_freeinfo(infos[--n]);
+                infos[n] = NULL;
+            }
             return rc;
         }
         comm_log_warn("btl_ofi", "host %s: rail %s (from %s) cannot open: %s", host,
@@ -428,6 +434,9 @@ static int ofi_publish(struct btl_ofi_module *m)
     }
     pub.addr_format = m->info->addr_format;
     pub.addr_len = (uint32_t)len;
+    if (m->rails[0].name[0] != '\0') {
+        snprintf(pub.fabric, sizeof(pub.fabric), "%s", m->info->fabric_attr->name);
+    }
     return comm_pmix_put(ofi_addr_key, &pub, sizeof(pub));
 }
 
@@ -658,6 +667,10 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         comm_log_warn("btl_ofi",
                       "host %s: provider %s does not read remote memory: only rail %s is used",
                       m->host, m->provider, rail_info_names[0]);
+        for (size_t i = 1; i < nrail_infos; i++) {
+            comm_btl_ofi_fi_freeinfo(rail_infos[i]);
+            rail_infos[i] = NULL;
+        }
     }
     rc = ofi_setup_tx(m);
     if (rc < 0) {
@@ -805,6 +818,17 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
                        "rank %ld uses provider %s but this rank uses %s: set the "
                        "same COMM_BACKEND and COMM_DEVICE_ALLOWLIST on every host",
                        peer->rank, pub->provider, m->provider);
+        rc = COMM_ERR_UNREACHABLE;
+        goto out_free;
+    }
+    pub->fabric[sizeof(pub->fabric) - 1] = '\0';
+    if (pub->fabric[0] != '\0' && m->rails[0].name[0] != '\0' &&
+        strcmp(pub->fabric, m->info->fabric_attr->name) != 0) {
+        comm_log_error("btl_ofi",
+                       "host %s: rank %ld (%s) has its home rail on fabric %s, this rank on %s "
+                       "(%s): the first device of each host's rails must join one network",
+                       m->host, peer->rank, peer->host != NULL ? peer->host : "?", pub->fabric,
+                       m->info->fabric_attr->name, m->rails[0].name);
         rc = COMM_ERR_UNREACHABLE;
         goto out_free;
     }

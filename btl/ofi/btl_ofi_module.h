@@ -311,6 +311,7 @@ struct btl_ofi_module {
     struct btl_ofi_rail rails[BTL_OFI_RAILS_MAX];
     unsigned nrails;
     unsigned rails_down;    /* rails taken out now */
+    uint64_t rails_checked_ns; /* the last comm_btl_ofi_rails_check */
     size_t stripe_min;      /* COMM_RAIL_STRIPE_MIN */
     uint64_t rail_timeout_ns; /* COMM_RAIL_TIMEOUT_MS */
     const char *host;       /* this host's name, for messages */
@@ -446,7 +447,7 @@ int comm_btl_ofi_rails_publish(struct btl_ofi_module *m);
 /* Pairs EP's peer's rails with this rank's (same provider, same fabric); sets EP->rails,
  * rail_addr and base.stripe_min. */
 int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep);
-/* The rail a piece of N bytes to EP's peer goes on now, or -1 when none of its rails is up. */
+/* The rail a piece of N bytes to EP's peer goes on now: the home rail when no other is up. */
 int comm_btl_ofi_rail_pick(struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep, size_t n,
                            uint64_t now);
 /* A piece of N bytes was posted on rail K at NOW, and one ended (OK: completed). */

@@ -20,14 +20,16 @@
  * rates, and a rail that slows down or is shared gets less within a few samples.  Rails start
  * equal.  Registrations are made on every rail with the same requested key, so the one key the
  * runtime carries names the memory on all of them; a rail whose provider chooses its own keys
- * (FI_MR_PROV_KEY) or addresses memory differently from the home rail carries no pieces.
+ * (FI_MR_PROV_KEY), addresses memory differently from the home rail or differs from it in
+ * needing local registrations (FI_MR_LOCAL) carries no pieces.
  *
  * A rail fails when a piece on it completes in error or none completes for
- * COMM_RAIL_TIMEOUT_MS while some are on it: it is taken out of the schedule (a warning names
- * host, rail and cause), a piece that failed is read again on the other rails, and pieces still
- * on it wait for it (comm_btl_ofi_rail_failed says why).  After BTL_OFI_RAIL_RETRY_NS, once
- * nothing is left on it, it is tried with one piece, and is back when that piece completes.
- * A get whose peer has no rail left fails, naming the peer.
+ * COMM_RAIL_TIMEOUT_MS while some are on it (a gap between progress calls does not count): it
+ * is taken out of the schedule (a warning names host, rail and cause), a piece that failed is
+ * read again on the other rails, and pieces still on it wait for it (comm_btl_ofi_rail_failed
+ * says why).  After BTL_OFI_RAIL_RETRY_NS, once nothing is left on it, it is tried with one
+ * piece, and is back when that piece completes.  The home rail is never taken out for a stall,
+ * and pieces fall back to it when no other rail to their peer is up.
  */
 #include "config.h"
 
@@ -147,6 +149,12 @@ static bool ofi_rail_compatible(const struct btl_ofi_module *m, const struct btl
     if ((r->mr_mode & FI_MR_PROV_KEY) || (m->mr_mode & FI_MR_PROV_KEY)) {
         snprintf(why, len, "provider %s chooses its own registration keys",
                  (r->mr_mode & FI_MR_PROV_KEY) ? r->info->fabric_attr->prov_name : m->provider);
+        return false;
+    }
+    if (((r->mr_mode ^ m->mr_mode) & FI_MR_LOCAL) != 0) {
+        snprintf(why, len, "provider %s %s local registrations, unlike the home rail's %s",
+                 r->info->fabric_attr->prov_name, (r->mr_mode & FI_MR_LOCAL) ? "needs" : "needs no",
+                 m->provider);
         return false;
     }
     if (((r->mr_mode ^ m->mr_mode) & FI_MR_VIRT_ADDR) != 0 ||
@@ -345,7 +353,8 @@ int comm_btl_ofi_rail_pick(struct btl_ofi_module *m, const struct btl_ofi_endpoi
             best_end = end;
         }
     }
-    return best;
+    /* None up: the home rail, which fragments to the peer need anyway. */
+    return best >= 0 ? best : 0;
 }
 
 void comm_btl_ofi_rail_posted(struct btl_ofi_module *m, unsigned k, size_t n, uint64_t now)
@@ -378,7 +387,8 @@ void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool
     if (r->down) {
         r->down = false;
         m->rails_down--;
-        r->sample_from = 0;
+        r->sample_from = now; /* a new sample from here */
+        r->sample_bytes = 0;
         comm_log_warn("btl_ofi", "host %s: rail %s is back: a piece read on it completed",
                       m->host, r->name);
     }
@@ -423,10 +433,20 @@ void comm_btl_ofi_rail_failed(struct btl_ofi_module *m, unsigned k, const char *
 void comm_btl_ofi_rails_check(struct btl_ofi_module *m)
 {
     uint64_t now = comm_btl_ofi_now_ns();
+    /* A software provider moves bytes only while its queues are read: time the program spent
+     * away from MPI is not the rails' doing. */
+    bool gap = m->rails_checked_ns != 0 && now - m->rails_checked_ns > m->rail_timeout_ns / 4;
 
-    for (unsigned k = 0; k < m->nrails; k++) {
+    m->rails_checked_ns = now;
+    /* The home rail is never taken out for a stall: it carries fragments too, and pieces fall
+     * back to it when no other rail to their peer is up. */
+    for (unsigned k = 1; k < m->nrails; k++) {
         struct btl_ofi_rail *r = &m->rails[k];
 
+        if (gap && r->inflight > 0) {
+            r->last_done_ns = now;
+            r->sample_from = 0;
+        }
         if (r->inflight > 0 && !r->down && now - r->last_done_ns > m->rail_timeout_ns) {
             char cause[96];
 

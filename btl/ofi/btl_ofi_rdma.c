@@ -446,12 +446,6 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
     if (g->striped) {
         now = comm_btl_ofi_now_ns();
         rail = comm_btl_ofi_rail_pick(m, g->ep, n, now);
-        if (rail < 0) {
-            comm_log_error("btl_ofi", "host %s: no rail left to rank %ld (%s): reading %zu bytes "
-                           "from it failed",
-                           m->host, g->ep->base.peer, comm_btl_ofi_peer_host(g->ep), g->len);
-            return COMM_ERR_UNREACHABLE;
-        }
     }
     if ((m->mr_mode & FI_MR_LOCAL) && a->local == NULL) {
         int rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, dst, n, &a->local);
@@ -545,6 +539,10 @@ static void ofi_get_feed(struct btl_ofi_module *m, struct btl_ofi_get *g)
 
         if (a->busy) {
             continue;
+        }
+        if (a->redo && g->status != COMM_OK) {
+            a->redo = false; /* the get failed: nothing is read again */
+            g->redo--;
         }
         if (a->local != NULL && !a->redo) {
             comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
