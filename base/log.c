@@ -470,3 +470,49 @@ void comm_log_notice(const char *component, const char *fmt, ...)
     log_vwrite(NULL, false, component, fmt, ap);
     va_end(ap);
 }
+
+void comm_log_ranges_init(struct comm_log_ranges *r, char *out, size_t len)
+{
+    *r = (struct comm_log_ranges){.out = out, .len = len, .first = -1, .last = -1};
+    if (len > 0) {
+        out[0] = '\0';
+    }
+}
+
+void comm_log_ranges_end(struct comm_log_ranges *r)
+{
+    char piece[48];
+    int w;
+
+    if (r->first < 0 || r->full) {
+        return;
+    }
+    if (r->first == r->last) {
+        w = snprintf(piece, sizeof(piece), "%s%ld", r->used ? "," : "", r->first);
+    } else {
+        w = snprintf(piece, sizeof(piece), "%s%ld-%ld", r->used ? "," : "", r->first, r->last);
+    }
+    r->first = -1;
+    if (w < 0 || r->used + (size_t)w + 4 >= r->len) {
+        if (r->len > r->used) {
+            snprintf(r->out + r->used, r->len - r->used, ",...");
+        }
+        r->full = true;
+        return;
+    }
+    memcpy(r->out + r->used, piece, (size_t)w + 1);
+    r->used += (size_t)w;
+}
+
+void comm_log_ranges_add(struct comm_log_ranges *r, long rank)
+{
+    if (r->full) {
+        return;
+    }
+    if (r->first >= 0 && rank == r->last + 1) {
+        r->last = rank;
+        return;
+    }
+    comm_log_ranges_end(r);
+    r->first = r->last = rank;
+}

@@ -109,6 +109,23 @@ void comm_log_notice(const char *component, const char *fmt, ...)
 /* Name of a level ("warn"). */
 const char *comm_log_level_name(enum comm_log_level level);
 
+/*
+ * Ranks as ranges for a message ("0-3,5,7-8"), written into OUT (LEN bytes) one rank at a
+ * time, in ascending order.  A range that no longer fits, with room for ",..." after it, is
+ * replaced by ",..." and the ranks after it are dropped.
+ */
+struct comm_log_ranges {
+    char *out;
+    size_t len;
+    size_t used;
+    long first, last; /* the open range; first < 0 when none */
+    bool full;
+};
+void comm_log_ranges_init(struct comm_log_ranges *r, char *out, size_t len);
+void comm_log_ranges_add(struct comm_log_ranges *r, long rank);
+/* Writes the open range: OUT is complete. */
+void comm_log_ranges_end(struct comm_log_ranges *r);
+
 #define comm_log_error(component, ...) comm_log_emit(COMM_LOG_ERROR, (component), __VA_ARGS__)
 #define comm_log_warn(component, ...) comm_log_emit(COMM_LOG_WARN, (component), __VA_ARGS__)
 #define comm_log_info(component, ...) comm_log_emit(COMM_LOG_INFO, (component), __VA_ARGS__)

@@ -47,41 +47,8 @@ static struct comm_btl_module *btl_open_modules[BTL_COUNT];
 static long btl_served[BTL_COUNT]; /* peers each btl serves */
 
 /* Which ranks each btl serves, as ranges ("0,2-5"), for the log. */
-static struct {
-    long first, last; /* the open range, first < 0 when none */
-    char text[160];
-} btl_ranks[BTL_COUNT];
-
-static void btl_ranks_flush(size_t i)
-{
-    size_t used = strlen(btl_ranks[i].text);
-
-    if (btl_ranks[i].first < 0) {
-        return;
-    }
-    if (btl_ranks[i].first == btl_ranks[i].last) {
-        snprintf(btl_ranks[i].text + used, sizeof(btl_ranks[i].text) - used, "%s%ld",
-                 used ? "," : "", btl_ranks[i].first);
-    } else {
-        snprintf(btl_ranks[i].text + used, sizeof(btl_ranks[i].text) - used, "%s%ld-%ld",
-                 used ? "," : "", btl_ranks[i].first, btl_ranks[i].last);
-    }
-    btl_ranks[i].first = -1;
-}
-
-static void btl_ranks_add(size_t i, long rank)
-{
-    if (btl_served[i] == 0) {
-        btl_ranks[i].text[0] = '\0';
-        btl_ranks[i].first = -1;
-    }
-    if (btl_ranks[i].first >= 0 && rank == btl_ranks[i].last + 1) {
-        btl_ranks[i].last = rank;
-        return;
-    }
-    btl_ranks_flush(i);
-    btl_ranks[i].first = btl_ranks[i].last = rank;
-}
+static struct comm_log_ranges btl_ranks[BTL_COUNT];
+static char btl_ranks_text[BTL_COUNT][160];
 
 const char *comm_btl_names(void)
 {
@@ -215,7 +182,11 @@ int comm_btl_connect_peer(const struct comm_btl_peer *peer,
     if (rc == COMM_OK) {
         for (size_t i = 0; i < BTL_COUNT; i++) {
             if (btl_open_modules[i] == best) {
-                btl_ranks_add(i, peer->rank);
+                if (btl_served[i] == 0) {
+                    comm_log_ranges_init(&btl_ranks[i], btl_ranks_text[i],
+                                         sizeof(btl_ranks_text[i]));
+                }
+                comm_log_ranges_add(&btl_ranks[i], peer->rank);
                 btl_served[i]++;
             }
         }
@@ -248,12 +219,12 @@ void comm_btl_wired_all(void)
 
             btl_open_modules[i]->ops->wired(btl_open_modules[i]);
             if (btl_served[i] > 0) {
-                btl_ranks_flush(i);
+                comm_log_ranges_end(&btl_ranks[i]);
             }
             snprintf(summary + used, sizeof(summary) - used, "%s%s serves %ld%s%s%s",
                      used ? ", " : "", btl_registry[i]->name, btl_served[i],
                      btl_served[i] > 1 ? " (ranks " : btl_served[i] == 1 ? " (rank " : "",
-                     btl_served[i] > 0 ? btl_ranks[i].text : "",
+                     btl_served[i] > 0 ? btl_ranks_text[i] : "",
                      btl_served[i] > 0 ? ")" : "");
         }
     }

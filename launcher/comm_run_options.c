@@ -7,6 +7,7 @@
 
 #include "launcher/comm_run.h"
 #include "base/error.h"
+#include "base/log.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -273,28 +274,11 @@ int comm_run_options_timeout(const struct comm_run_options *opts, const char *en
 
 void comm_run_format_ranks(const long *ranks, size_t n, char *out, size_t len)
 {
-    size_t used = 0;
+    struct comm_log_ranges r;
 
-    out[0] = '\0';
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        char piece[48];
-        int w;
-
-        while (j + 1 < n && ranks[j + 1] == ranks[j] + 1) {
-            j++;
-        }
-        if (j == i) {
-            w = snprintf(piece, sizeof(piece), "%s%ld", i ? "," : "", ranks[i]);
-        } else {
-            w = snprintf(piece, sizeof(piece), "%s%ld-%ld", i ? "," : "", ranks[i], ranks[j]);
-        }
-        if (w < 0 || used + (size_t)w + 4 >= len) {
-            snprintf(out + used, len - used, ",...");
-            return;
-        }
-        memcpy(out + used, piece, (size_t)w + 1);
-        used += (size_t)w;
-        i = j + 1;
+    comm_log_ranges_init(&r, out, len);
+    for (size_t i = 0; i < n; i++) {
+        comm_log_ranges_add(&r, ranks[i]);
     }
+    comm_log_ranges_end(&r);
 }
