@@ -338,15 +338,9 @@ static int ofi_open_endpoint(struct btl_ofi_module *m, long size, const char *na
     char why[256];
     int rc;
 
-    r->info = m->info;
     rc = comm_btl_ofi_open_objects(
         r, size, rx_total + BTL_OFI_TX_BUFFERS + BTL_OFI_READS_IN_FLIGHT + BTL_OFI_READS_MOST + 64,
         BTL_OFI_TX_BUFFERS + 64, rx_total + 64, why, sizeof(why));
-    m->fabric = r->fabric;
-    m->domain = r->domain;
-    m->cq = r->cq;
-    m->av = r->av;
-    m->ep = r->ep;
     if (rc < 0) {
         comm_log_error("btl_ofi", "%s", why);
         return rc;
@@ -428,7 +422,7 @@ static int ofi_publish(struct btl_ofi_module *m)
 
     memset(&pub, 0, sizeof(pub));
     snprintf(pub.provider, sizeof(pub.provider), "%s", m->provider);
-    ret = fi_getname(&m->ep->fid, pub.addr, &len);
+    ret = fi_getname(&m->rails[0].ep->fid, pub.addr, &len);
     if (ret != 0) {
         return ofi_fail("fi_getname", ret);
     }
@@ -637,6 +631,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         free(m);
         return rc;
     }
+    m->rails[0].info = m->info; /* freed with the home rail */
     snprintf(m->provider, sizeof(m->provider), "%s", m->info->fabric_attr->prov_name);
     m->mr_mode = (uint64_t)m->info->domain_attr->mr_mode;
     m->inject_size = m->info->tx_attr->inject_size;
@@ -832,7 +827,7 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
         rc = COMM_ERR_UNREACHABLE;
         goto out_free;
     }
-    ret = fi_av_insert(m->av, pub->addr, 1, &addr, 0, NULL);
+    ret = fi_av_insert(m->rails[0].av, pub->addr, 1, &addr, 0, NULL);
     if (ret != 1) {
         comm_log_error("btl_ofi", "cannot insert the address of rank %ld: %s", peer->rank,
                        comm_btl_ofi_fi_strerror(ret < 0 ? -ret : FI_EINVAL));
@@ -886,7 +881,7 @@ static void btl_ofi_wired(struct comm_btl_module *module)
     comm_btl_ofi_rails_log_reach(m);
 }
 
-static void ofi_close_fid(struct fid *fid, const char *what)
+void comm_btl_ofi_close_fid(struct fid *fid, const char *what)
 {
     int ret;
 
@@ -904,22 +899,19 @@ static void ofi_close_all(struct btl_ofi_module *m)
     comm_btl_ofi_drop_gets(m);
     comm_btl_ofi_drop_writes(m);
     comm_btl_ofi_mr_cache_flush(&m->mrs);
-    for (unsigned k = 1; k < m->nrails; k++) {
-        comm_btl_ofi_rail_close(&m->rails[k]);
-    }
-    ofi_close_fid(m->ep != NULL ? &m->ep->fid : NULL, "endpoint");
+    /* The home rail's endpoint first, then the buffers' registrations on its domain, then
+     * every rail (the home rail's info is m->info). */
+    comm_btl_ofi_close_fid(m->rails[0].ep != NULL ? &m->rails[0].ep->fid : NULL, "endpoint");
+    m->rails[0].ep = NULL;
     for (size_t i = 0; i < m->rx_nchunks; i++) {
-        ofi_close_fid(m->rx_mr[i] != NULL ? &m->rx_mr[i]->fid : NULL, "receive registration");
+        comm_btl_ofi_close_fid(m->rx_mr[i] != NULL ? &m->rx_mr[i]->fid : NULL,
+                               "receive registration");
         free(m->rx_chunks[i]);
         free(m->rx_mem[i]);
     }
-    ofi_close_fid(m->tx_mr != NULL ? &m->tx_mr->fid : NULL, "send registration");
-    ofi_close_fid(m->av != NULL ? &m->av->fid : NULL, "address vector");
-    ofi_close_fid(m->cq != NULL ? &m->cq->fid : NULL, "completion queue");
-    ofi_close_fid(m->domain != NULL ? &m->domain->fid : NULL, "domain");
-    ofi_close_fid(m->fabric != NULL ? &m->fabric->fid : NULL, "fabric");
-    if (m->info != NULL) {
-        comm_btl_ofi_fi_freeinfo(m->info);
+    comm_btl_ofi_close_fid(m->tx_mr != NULL ? &m->tx_mr->fid : NULL, "send registration");
+    for (unsigned k = 0; k < BTL_OFI_RAILS_MAX; k++) {
+        comm_btl_ofi_rail_close(&m->rails[k]);
     }
     for (long r = 0; m->eps != NULL && r < m->size; r++) {
         free(m->eps[r]);

@@ -3,8 +3,10 @@
  *
  * Layer: btl/ofi.  Private to the files of btl/ofi (it includes libfabric).
  *
- * One reliable-datagram endpoint (FI_EP_RDM) per rank, with one completion queue for sends,
- * receives and reads, and one address vector.  Addresses go through the PMIx modex.
+ * One reliable-datagram endpoint (FI_EP_RDM) per rail of a rank (one rail unless the host has
+ * several devices: struct btl_ofi_rail), each with its completion queue and address vector; the
+ * home rail carries sends, receives and reads, the others pieces of reads.  Addresses go
+ * through the PMIx modex.
  *
  * Eager fragments: every fragment starts with a small header (sender's rank, credits given
  * back, kind).  The receiver pre-posts COMM_OFI_CREDITS receive buffers for each peer it
@@ -159,13 +161,12 @@ struct btl_ofi_aread {
 /*
  * A rail: one provider on one interface or domain, with its own fabric, domain, completion
  * queue, address vector and endpoint (btl_ofi_rail.c).  Rail 0 is the home rail: fragments,
- * writes and synchronous reads go on it, and its objects are the module's own (m->ep...).  The
+ * writes and synchronous reads go on it, and its info is the module's (m->info).  The
  * pieces of an asynchronous get are spread over every rail that reaches the peer, each to the
  * rail where it would end first given the bytes already on it and what the rail delivers.
  */
 struct btl_ofi_rail {
     char name[64];     /* the interface or domain, as named */
-    char iface[24];    /* the interface carrying its address, or "" */
     struct fi_info *info;
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -292,12 +293,7 @@ struct btl_ofi_module {
     long size;
     bool serve_local; /* COMM_SHM=0: peers on this host too */
 
-    struct fi_info *info;
-    struct fid_fabric *fabric;
-    struct fid_domain *domain;
-    struct fid_av *av;
-    struct fid_cq *cq;
-    struct fid_ep *ep;
+    struct fi_info *info; /* the home rail's (rails[0]) */
     uint64_t mr_mode;
     size_t inject_size;
     size_t iov_limit;
@@ -307,10 +303,10 @@ struct btl_ofi_module {
     size_t read_whole;     /* ... when reading whole (the same when COMM_OFI_READ_SIZE is set) */
     char provider[64];
 
-    /* Rails (btl_ofi_rail.c): rails[0] is the home rail (the objects above); NRAILS in all. */
+    /* Rails (btl_ofi_rail.c): rails[0] is the home rail, open in every module; NRAILS in all
+     * once the home rail is open. */
     struct btl_ofi_rail rails[BTL_OFI_RAILS_MAX];
     unsigned nrails;
-    unsigned rails_down;    /* rails taken out now */
     uint64_t rails_checked_ns; /* the last comm_btl_ofi_rails_check */
     size_t stripe_min;      /* COMM_RAIL_STRIPE_MIN */
     uint64_t rail_timeout_ns; /* COMM_RAIL_TIMEOUT_MS */
@@ -434,14 +430,16 @@ uint64_t comm_btl_ofi_now_ns(void);
  * endpoint, from R->info, with queues of the given sizes; WHY says what failed. */
 int comm_btl_ofi_open_objects(struct btl_ofi_rail *r, long size, size_t cq_size, size_t tx_size,
                               size_t rx_size, char *why, size_t len);
-/* Makes the module's own objects rail 0, named NAME. */
+/* Names the home rail NAME once it is open. */
 void comm_btl_ofi_rails_home(struct btl_ofi_module *m, const char *name);
 /* Opens one more rail from INFO (taken over, freed on failure) on device NAME: COMM_OK, or a
  * status with WHY saying why it cannot serve. */
 int comm_btl_ofi_rails_add(struct btl_ofi_module *m, struct fi_info *info, const char *name,
                            long size, char *why, size_t len);
-/* Closes what a rail beyond the home one opened. */
+/* Closes what a rail opened (none of it may be in use) and frees its info. */
 void comm_btl_ofi_rail_close(struct btl_ofi_rail *r);
+/* Closes FID (NULL: nothing), warning with WHAT when that fails (btl_ofi_init.c). */
+void comm_btl_ofi_close_fid(struct fid *fid, const char *what);
 /* Publishes the addresses of the rails beyond the home one. */
 int comm_btl_ofi_rails_publish(struct btl_ofi_module *m);
 /* Pairs EP's peer's rails with this rank's (same provider, same fabric); sets EP->rails,

@@ -16,7 +16,7 @@
 
 int comm_btl_ofi_post_rx(struct btl_ofi_module *m, struct btl_ofi_rx *rx)
 {
-    ssize_t ret = fi_recv(m->ep, rx->buf, m->frag_size, rx->desc, FI_ADDR_UNSPEC, &rx->op.ctx);
+    ssize_t ret = fi_recv(m->rails[0].ep, rx->buf, m->frag_size, rx->desc, FI_ADDR_UNSPEC, &rx->op.ctx);
 
     if (ret == 0) {
         return COMM_OK;
@@ -156,7 +156,7 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
 
 void comm_btl_ofi_log_cq_error(struct btl_ofi_module *m)
 {
-    ofi_cq_error(m, m->cq, 0);
+    ofi_cq_error(m, m->rails[0].cq, 0);
 }
 
 /* Reads the completion queue CQ of rail K once. */
@@ -210,16 +210,14 @@ static int ofi_poll_cq(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k)
 
 int comm_btl_ofi_poll(struct btl_ofi_module *m)
 {
-    int n = ofi_poll_cq(m, m->cq, 0);
+    int n = ofi_poll_cq(m, m->rails[0].cq, 0);
 
     /* The other rails carry reads: this rank's, and peers' of its memory, which their
      * providers serve only when their queues are read. */
     for (unsigned k = 1; k < m->nrails && n >= 0; k++) {
-        if (m->rails[k].ep != NULL) {
-            int rc = ofi_poll_cq(m, m->rails[k].cq, k);
+        int rc = ofi_poll_cq(m, m->rails[k].cq, k);
 
-            n = rc < 0 ? rc : n + rc;
-        }
+        n = rc < 0 ? rc : n + rc;
     }
     return n;
 }
@@ -279,7 +277,7 @@ int comm_btl_ofi_progress(struct comm_btl_module *module)
         return rc;
     }
     m->delivering = true;
-    if (m->nrails > 1 && (m->areads > 0 || m->rails_down > 0)) {
+    if (m->nrails > 1 && m->areads > 0) {
         comm_btl_ofi_rails_check(m);
     }
     if (m->gets_stirred) {

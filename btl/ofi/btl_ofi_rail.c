@@ -182,7 +182,6 @@ int comm_btl_ofi_rails_add(struct btl_ofi_module *m, struct fi_info *info, const
 
     memset(r, 0, sizeof(*r));
     snprintf(r->name, sizeof(r->name), "%s", name);
-    comm_btl_ofi_interface_of(info, r->iface, sizeof(r->iface));
     r->info = info;
     r->mr_mode = (uint64_t)info->domain_attr->mr_mode;
     if (!ofi_rail_compatible(m, r, why, len)) {
@@ -204,32 +203,18 @@ void comm_btl_ofi_rails_home(struct btl_ofi_module *m, const char *name)
     struct btl_ofi_rail *r = &m->rails[0];
 
     snprintf(r->name, sizeof(r->name), "%s", name);
-    comm_btl_ofi_interface_of(m->info, r->iface, sizeof(r->iface));
-    r->info = m->info;
-    r->fabric = m->fabric;
-    r->domain = m->domain;
-    r->cq = m->cq;
-    r->av = m->av;
-    r->ep = m->ep;
     r->mr_mode = m->mr_mode;
     r->rate = BTL_OFI_RAIL_RATE0;
     m->nrails = 1;
 }
 
-static void ofi_rail_close_fid(struct fid *fid)
-{
-    if (fid != NULL) {
-        fi_close(fid);
-    }
-}
-
 void comm_btl_ofi_rail_close(struct btl_ofi_rail *r)
 {
-    ofi_rail_close_fid(r->ep != NULL ? &r->ep->fid : NULL);
-    ofi_rail_close_fid(r->av != NULL ? &r->av->fid : NULL);
-    ofi_rail_close_fid(r->cq != NULL ? &r->cq->fid : NULL);
-    ofi_rail_close_fid(r->domain != NULL ? &r->domain->fid : NULL);
-    ofi_rail_close_fid(r->fabric != NULL ? &r->fabric->fid : NULL);
+    comm_btl_ofi_close_fid(r->ep != NULL ? &r->ep->fid : NULL, "endpoint");
+    comm_btl_ofi_close_fid(r->av != NULL ? &r->av->fid : NULL, "address vector");
+    comm_btl_ofi_close_fid(r->cq != NULL ? &r->cq->fid : NULL, "completion queue");
+    comm_btl_ofi_close_fid(r->domain != NULL ? &r->domain->fid : NULL, "domain");
+    comm_btl_ofi_close_fid(r->fabric != NULL ? &r->fabric->fid : NULL, "fabric");
     if (r->info != NULL) {
         comm_btl_ofi_fi_freeinfo(r->info);
     }
@@ -386,7 +371,6 @@ void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool
     r->pieces++;
     if (r->down) {
         r->down = false;
-        m->rails_down--;
         r->sample_from = now; /* a new sample from here */
         r->sample_bytes = 0;
         comm_log_warn("btl_ofi", "host %s: rail %s is back: a piece read on it completed",
@@ -423,7 +407,6 @@ void comm_btl_ofi_rail_failed(struct btl_ofi_module *m, unsigned k, const char *
     }
     r->down = true;
     r->downs++;
-    m->rails_down++;
     comm_log_warn("btl_ofi",
                   "host %s: rail %s taken out (%s): new pieces go on the other rails; the %u "
                   "on it wait for it, and it is tried again in %.1f s",
@@ -500,26 +483,17 @@ void comm_btl_ofi_rails_report(const struct btl_ofi_module *m)
 /* The ranks rail K reaches, as ranges ("1,3-7"), into OUT; how many. */
 static long ofi_rail_reach_text(const struct btl_ofi_module *m, unsigned k, char *out, size_t len)
 {
-    size_t used = 0;
-    long count = 0, first = -1, last = -1;
+    struct comm_log_ranges ranges;
+    long count = 0;
 
-    out[0] = '\0';
-    for (long r = 0; r <= m->size; r++) {
-        bool in = r < m->size && m->eps[r] != NULL && (m->eps[r]->rails & (1u << k));
-
-        if (in) {
+    comm_log_ranges_init(&ranges, out, len);
+    for (long r = 0; r < m->size; r++) {
+        if (m->eps[r] != NULL && (m->eps[r]->rails & (1u << k))) {
+            comm_log_ranges_add(&ranges, r);
             count++;
-            if (first >= 0 && r == last + 1) {
-                last = r;
-                continue;
-            }
         }
-        if (first >= 0 && used < len) {
-            used += (size_t)snprintf(out + used, len - used, first == last ? "%s%ld" : "%s%ld-%ld",
-                                     used ? "," : "", first, last);
-        }
-        first = last = in ? r : -1;
     }
+    comm_log_ranges_end(&ranges);
     return count;
 }
 
@@ -528,7 +502,7 @@ void comm_btl_ofi_rails_log_reach(const struct btl_ofi_module *m)
     char text[768];
     size_t used = 0;
 
-    if (m->nrails < 2) {
+    if (m->nrails < 2 || (m->rank != 0 && !comm_log_is_enabled(COMM_LOG_DEBUG, "btl_ofi"))) {
         return;
     }
     text[0] = '\0';

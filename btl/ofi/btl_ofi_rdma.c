@@ -109,9 +109,6 @@ static void ofi_cache_register_rails(struct btl_ofi_module *m, struct comm_btl_o
     for (unsigned k = 1; k < m->nrails; k++) {
         struct btl_ofi_rail *r = &m->rails[k];
 
-        if (r->ep == NULL) {
-            continue; /* taken out; a registration made meanwhile is not read on it */
-        }
         if (ofi_mr_open_on(r, (void *)entry->base, entry->len, access, requested, &set->mr[k]) <
                 0 ||
             fi_mr_key(set->mr[k]) != key) {
@@ -275,7 +272,7 @@ static int ofi_post_read(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, 
     }
     b->n++;
     for (;;) {
-        ret = fi_read(m->ep, local, n, desc, ep->addr, raddr, key, &r->op.ctx);
+        ret = fi_read(m->rails[0].ep, local, n, desc, ep->addr, raddr, key, &r->op.ctx);
         if (ret != -FI_EAGAIN) {
             break;
         }

@@ -37,7 +37,7 @@ static ssize_t ofi_write_landed(struct btl_ofi_module *m, struct btl_ofi_awrite 
                              .rma_iov_count = 1,
                              .context = &a->op.ctx};
 
-    return fi_writemsg(m->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    return fi_writemsg(m->rails[0].ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
 }
 
 /* Posts the next piece of A (all of it when it fits one): COMM_OK, COMM_AGAIN (the provider is
@@ -63,7 +63,7 @@ static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
             return ofi_write_post(m, a);
         }
     } else {
-        ret = fi_writedata(m->ep, from, n, desc, a->token, a->ep->addr, a->raddr + a->landed,
+        ret = fi_writedata(m->rails[0].ep, from, n, desc, a->token, a->ep->addr, a->raddr + a->landed,
                            a->key, &a->op.ctx);
     }
     if (ret == -FI_EAGAIN) {
