@@ -130,6 +130,7 @@ static void run_on_aborted(void *ctx, long rank, int status, const char *message
     pthread_mutex_lock(&job->lock);
     r->aborted = true;
     r->abort_status = status;
+    r->abort_seq = ++job->aborts;
     snprintf(r->abort_message, sizeof(r->abort_message), "%s", message);
     pthread_mutex_unlock(&job->lock);
     event_active(job->wake_ev, EV_READ, 0);

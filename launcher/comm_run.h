@@ -150,6 +150,7 @@ struct comm_run_rank {
     atomic_bool finalized; /* atomic */
     bool aborted;          /* under job lock */
     int abort_status;      /* under job lock */
+    unsigned long abort_seq; /* under job lock: the order in which aborts arrived, from 1 */
     char abort_message[256]; /* under job lock */
 };
 
@@ -188,6 +189,7 @@ struct comm_run_job {
     struct evbuffer *stdin_buf;
     bool stdin_eof;
     pthread_mutex_t lock; /* guards the abort fields and `fences` */
+    unsigned long aborts; /* under lock: aborts recorded so far */
     struct comm_run_fence *fences;
 };
 

@@ -7,7 +7,9 @@
  * MPI_Finalize after MPI_Init, or calls MPI_Abort ends the job: comm-run prints one line
  * naming the rank, its pid, the host and the cause, sends TERM to every other rank's process
  * group, and KILL after COMM_RUN_GRACE_MS.  The exit status is that of the lowest rank that
- * failed on its own (not one stopped by comm-run): its exit code, or 128+signal.
+ * failed on its own (not one stopped by comm-run): its exit code, or 128+signal.  Of aborts,
+ * the first to arrive decides: one rank's abort makes the PMIx server fail the fences its
+ * peers wait in, and their own aborts (which follow) are its consequence, not new failures.
  */
 #include "config.h"
 
@@ -356,6 +358,39 @@ static void job_report_abort(struct comm_run_job *job, struct comm_run_rank *r)
     job_report_failure(job, r, r->abort_status & 0xff, cause);
 }
 
+/* The abort that arrived first among those not yet reported.  Call under job->lock. */
+static struct comm_run_rank *job_first_abort(struct comm_run_job *job)
+{
+    struct comm_run_rank *first = NULL;
+
+    for (long i = 0; i < job->np; i++) {
+        struct comm_run_rank *r = &job->ranks[i];
+
+        if (r->aborted && !r->reported && (first == NULL || r->abort_seq < first->abort_seq)) {
+            first = r;
+        }
+    }
+    return first;
+}
+
+/* Reports the first abort not yet reported, unless one was: the later ones came as its effect
+ * (the PMIx server fails the fences the peers wait in).  Under job->lock; whether it did. */
+static bool job_report_first_abort(struct comm_run_job *job)
+{
+    struct comm_run_rank *first = job_first_abort(job);
+
+    for (long i = 0; i < job->np && first != NULL; i++) {
+        if (job->ranks[i].aborted && job->ranks[i].reported) {
+            return false; /* an abort already decided; the rest followed from it */
+        }
+    }
+    if (first == NULL || job->stopping) {
+        return false;
+    }
+    job_report_abort(job, first);
+    return true;
+}
+
 /* Records an exit; returns whether it is a failure of the rank's own (then reported). */
 static bool job_on_exit(struct comm_run_job *job, struct comm_run_rank *r, int wstatus)
 {
@@ -376,8 +411,7 @@ static bool job_on_exit(struct comm_run_job *job, struct comm_run_rank *r, int w
     pthread_mutex_lock(&job->lock);
     if (r->aborted) {
         if (!r->reported && !job->stopping) {
-            job_report_abort(job, r);
-            failed = true;
+            failed = job_report_first_abort(job);
         }
         pthread_mutex_unlock(&job->lock);
         return failed;
@@ -445,16 +479,16 @@ void comm_run_job_process_wake(struct comm_run_job *job)
     pthread_mutex_lock(&job->lock);
     fences = job->fences;
     job->fences = NULL;
-    for (long i = 0; i < job->np; i++) {
-        struct comm_run_rank *r = &job->ranks[i];
+    if (job->opts->agent_host >= 0) {
+        struct comm_run_rank *r;
 
-        if (r->aborted && !r->reported && !job->stopping && job->opts->agent_host >= 0) {
+        /* comm-run applies the rules: it is told of the aborts in the order they came. */
+        while (!job->stopping && (r = job_first_abort(job)) != NULL) {
             r->reported = true;
             comm_run_remote_abort(job, r);
-        } else if (r->aborted && !r->reported && !job->stopping) {
-            job_report_abort(job, r);
-            failed = true;
         }
+    } else {
+        failed = job_report_first_abort(job);
     }
     pthread_mutex_unlock(&job->lock);
     if (failed) {
@@ -504,6 +538,7 @@ void comm_run_job_remote_abort(struct comm_run_job *job, long rank, long pid, in
     r->pid = (pid_t)pid;
     r->aborted = true;
     r->abort_status = status;
+    r->abort_seq = ++job->aborts;
     snprintf(r->abort_message, sizeof(r->abort_message), "%s", message);
     pthread_mutex_unlock(&job->lock);
     comm_run_job_process_wake(job);
