@@ -68,6 +68,26 @@ struct comm_btl_peer {
     long local_rank; /* among the job's ranks on this host, when same_host */
     const char *host; /* its host's name, for messages ("?" when not known); lives as long as
                        * the job */
+    /* The lowest level of the topology it shares with this rank: 0 its host, else the level of
+     * the lowest switch above both (1 a rack, ...); COMM_BTL_LEVEL_NONE when the topology file
+     * puts them under no common switch, or there is none. */
+    int level;
+};
+
+enum { COMM_BTL_LEVEL_NONE = 1 << 20 };
+
+/*
+ * A fabric the topology file gives on this host's path up the tree: the Provider= and Nics= of
+ * one switch, which join every host below it.  Two hosts talk over the fabric of the lowest
+ * switch above both that gives one.
+ */
+struct comm_btl_fabric {
+    int level;              /* the switch's level: 1 a rack, ... */
+    const char *level_name; /* "rack", "spine", ... */
+    const char *where;      /* the switch's name */
+    const char *provider;   /* Provider=, or NULL: the btl's own choice (COMM_BACKEND) */
+    const char *nics;       /* its devices: the switch's Nics=, else the host's; NULL: the btl's
+                             * own choice */
 };
 
 /* What the btl layer knows of this process. */
@@ -79,9 +99,14 @@ struct comm_btl_self_info {
     long local_size;
     const long *local_peers; /* world ranks on this host, by local rank */
     const char *host;        /* this host's name, for messages */
-    /* The network devices the topology file gives this host (its Nics=, or the nearest
-     * switch's above it), comma separated: a network btl opens a rail on each.  NULL: none. */
+    /* The network devices the topology file gives this host (NodeName= ... Nics=), comma
+     * separated: with no fabrics, a network btl opens a rail on each for every peer.  NULL:
+     * none. */
     const char *rails;
+    /* The fabrics on this host's path up the tree, lowest level first (NFABRICS of them; none
+     * without a topology file or when it gives no Provider= or Nics= on a switch). */
+    const struct comm_btl_fabric *fabrics;
+    size_t nfabrics;
 };
 
 /* The runtime's receive function: one complete fragment from world rank PEER. */

@@ -376,18 +376,54 @@ const char *comm_job_topo_nics(const char *host)
 {
     int h = job_topo != NULL ? comm_topo_host_find(job_topo, host) : -1;
 
+    return h >= 0 ? job_topo->hosts[h].nics : NULL;
+}
+
+size_t comm_job_topo_fabrics(const char *host, struct comm_btl_fabric *out, size_t max)
+{
+    int h = job_topo != NULL ? comm_topo_host_find(job_topo, host) : -1;
+    size_t n = 0;
+
     if (h < 0) {
-        return NULL;
+        return 0;
     }
-    if (job_topo->hosts[h].nics != NULL) {
-        return job_topo->hosts[h].nics;
+    for (int sw = job_topo->hosts[h].leaf; sw >= 0 && n < max; sw = job_topo->switches[sw].parent) {
+        const struct comm_topo_switch *s = &job_topo->switches[sw];
+
+        if (s->provider == NULL && s->nics == NULL) {
+            continue;
+        }
+        out[n++] = (struct comm_btl_fabric){
+            .level = s->level,
+            .level_name = job_topo->level_names[s->level],
+            .where = s->name,
+            .provider = s->provider,
+            .nics = s->nics != NULL ? s->nics : job_topo->hosts[h].nics,
+        };
     }
-    for (int sw = job_topo->hosts[h].leaf; sw >= 0; sw = job_topo->switches[sw].parent) {
-        if (job_topo->switches[sw].nics != NULL) {
-            return job_topo->switches[sw].nics;
+    return n;
+}
+
+int comm_job_topo_shared_level(long a, long b)
+{
+    long ha, hb;
+
+    if (a < 0 || b < 0 || a >= job_size || b >= job_size) {
+        return COMM_BTL_LEVEL_NONE;
+    }
+    ha = job_rank_host[a];
+    hb = job_rank_host[b];
+    if (ha == hb) {
+        return 0;
+    }
+    for (int level = 1; job_topo != NULL && level < job_topo->nlevels; level++) {
+        int sa = job_host_switch[(size_t)level * job_nhosts + (size_t)ha];
+
+        if (sa >= 0 && sa == job_host_switch[(size_t)level * job_nhosts + (size_t)hb]) {
+            return level;
         }
     }
-    return NULL;
+    return COMM_BTL_LEVEL_NONE;
 }
 
 void comm_job_topo_finalize(void)

@@ -21,6 +21,7 @@
 #define COMM_JOB_TOPO_H
 
 #include "base/config_table.h"
+#include "btl/btl.h"
 #include "topo/topo.h"
 
 #include <stdbool.h>
@@ -66,9 +67,20 @@ const char *comm_job_topo_host(long world_rank);
 
 /* The tree in use, or NULL when the job has none. */
 const struct comm_topo *comm_job_topo(void);
-/* The network devices the topology gives HOST: its Nics=, else the nearest switch's above it
- * that has Nics=; NULL when the file gives none (or there is no file).  After load. */
+/* The network devices the topology gives HOST (NodeName= ... Nics=); NULL when the file gives
+ * none (or there is no file).  After load. */
 const char *comm_job_topo_nics(const char *host);
+
+/*
+ * The fabrics on HOST's path up the tree, lowest level first: every switch that gives
+ * Provider= or Nics= (its devices are its Nics=, else the host's).  Into OUT (at most MAX);
+ * returns how many.  They point into the tree, which lives until comm_job_topo_finalize.
+ */
+size_t comm_job_topo_fabrics(const char *host, struct comm_btl_fabric *out, size_t max);
+
+/* The lowest level world ranks A and B share: 0 one host, else the level of the lowest switch
+ * above both; COMM_BTL_LEVEL_NONE when they share none.  After map. */
+int comm_job_topo_shared_level(long a, long b);
 
 void comm_job_topo_finalize(void);
 

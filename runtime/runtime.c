@@ -85,6 +85,7 @@ static int runtime_check_versions(void)
  */
 static int runtime_start_transports(void)
 {
+    struct comm_btl_fabric fabrics[16]; /* for the open only: the btls copy what they keep */
     struct comm_btl_self_info self;
     long local_rank = 0;
     int rc;
@@ -118,6 +119,9 @@ static int runtime_start_transports(void)
     }
     self.host = runtime_job.host;
     self.rails = comm_job_topo_nics(runtime_job.host);
+    self.nfabrics = comm_job_topo_fabrics(runtime_job.host, fabrics,
+                                          sizeof(fabrics) / sizeof(fabrics[0]));
+    self.fabrics = fabrics;
     rc = comm_btl_open_all(&self, comm_p2p_receiver(), comm_p2p_written());
     if (rc < 0) {
         return rc;

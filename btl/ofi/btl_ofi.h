@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "base/config_table.h"
+#include "btl/btl.h"
 
 /* The settings of the ofi btl, for the settings registry. */
 extern const struct comm_setting_table comm_btl_ofi_settings;
@@ -109,6 +110,28 @@ bool comm_btl_ofi_devices_allow(const struct comm_btl_ofi_devices *set, const ch
 int comm_btl_ofi_rail_names(const char *topo_rails, const char *allowlist, const char *net,
                             struct comm_btl_ofi_names *names_out, const char **source_out,
                             char *expected_out, size_t len);
+enum { COMM_BTL_OFI_PLAN_MAX = 8 }; /* rails of a plan, at most */
+
+/* A rail to open: a provider on a device, for the fabrics it serves. */
+struct comm_btl_ofi_rail_spec {
+    char provider[COMM_BTL_OFI_NAME]; /* "": COMM_BACKEND's choice */
+    char name[COMM_BTL_OFI_NAME];     /* the device; "": the job's devices, as without rails */
+    uint32_t fabrics;                 /* bit F: it serves fabric F */
+};
+
+/*
+ * The rails for FABRICS (NF of them, lowest level first, as comm_btl_self_info has them): one
+ * per device of each fabric's Nics= (one on the job's devices when it gives none) with the
+ * fabric's provider, each (provider, device) once with every fabric it serves; the highest
+ * level's first, so the home rail is on the fabric that reaches the most peers.  Into OUT (at
+ * most COMM_BTL_OFI_PLAN_MAX), N_OUT of them.  COMM_ERR_BAD_PARAM for a malformed Nics= or too
+ * many rails, with what was expected in expected_out and the fabric at fault in *bad_out.
+ * Never logs.
+ */
+int comm_btl_ofi_rail_plan(const struct comm_btl_fabric *fabrics, size_t nf,
+                           struct comm_btl_ofi_rail_spec *out, size_t *n_out, size_t *bad_out,
+                           char *expected_out, size_t len);
+
 /* The set as text for messages: "lo", "every non-loopback device but eth0". */
 void comm_btl_ofi_devices_describe(const struct comm_btl_ofi_devices *set, char *out, size_t len);
 

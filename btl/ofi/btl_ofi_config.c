@@ -446,3 +446,52 @@ int comm_btl_ofi_rail_names(const char *topo_rails, const char *allowlist, const
     }
     return COMM_OK;
 }
+
+int comm_btl_ofi_rail_plan(const struct comm_btl_fabric *fabrics, size_t nf,
+                           struct comm_btl_ofi_rail_spec *out, size_t *n_out, size_t *bad_out,
+                           char *expected_out, size_t len)
+{
+    size_t n = 0;
+
+    *n_out = 0;
+    for (size_t f = nf; f-- > 0;) {
+        struct comm_btl_ofi_names list = {.count = 1};
+        const char *provider = fabrics[f].provider != NULL ? fabrics[f].provider : "";
+
+        list.names[0][0] = '\0';
+        if (fabrics[f].nics != NULL &&
+            comm_btl_ofi_parse_devices(fabrics[f].nics, false, &list, expected_out, len) < 0) {
+            *bad_out = f;
+            return COMM_ERR_BAD_PARAM;
+        }
+        if (strlen(provider) >= COMM_BTL_OFI_NAME || f >= 32) {
+            snprintf(expected_out, len, "a provider name of at most %d characters, and at most "
+                     "32 fabrics", COMM_BTL_OFI_NAME - 1);
+            *bad_out = f;
+            return COMM_ERR_BAD_PARAM;
+        }
+        for (size_t i = 0; i < list.count; i++) {
+            size_t k = 0;
+
+            while (k < n && (strcmp(out[k].provider, provider) != 0 ||
+                             strcmp(out[k].name, list.names[i]) != 0)) {
+                k++;
+            }
+            if (k == n) {
+                if (n == COMM_BTL_OFI_PLAN_MAX) {
+                    snprintf(expected_out, len, "at most %d rails (a provider on a device) in "
+                             "all levels", COMM_BTL_OFI_PLAN_MAX);
+                    *bad_out = f;
+                    return COMM_ERR_BAD_PARAM;
+                }
+                snprintf(out[n].provider, sizeof(out[n].provider), "%s", provider);
+                snprintf(out[n].name, sizeof(out[n].name), "%s", list.names[i]);
+                out[n].fabrics = 0;
+                n++;
+            }
+            out[k].fabrics |= 1u << f;
+        }
+    }
+    *n_out = n;
+    return COMM_OK;
+}

@@ -330,33 +330,62 @@ static size_t ofi_rx_per_peer(const struct btl_ofi_module *m)
     return (size_t)(m->credits_per_peer + comm_btl_ofi_spares(m->credits_per_peer));
 }
 
-/* Opens fabric, domain, completion queue, address vector and endpoint: the home rail. */
-static int ofi_open_endpoint(struct btl_ofi_module *m, long size, const char *name)
+/* The depths of a rail's completion, transmit and receive queues. */
+static void ofi_queue_sizes(const struct btl_ofi_module *m, long size, size_t sizes[3])
 {
-    struct btl_ofi_rail *r = &m->rails[0];
     size_t rx_total = (size_t)size * ofi_rx_per_peer(m);
+
+    sizes[0] = rx_total + BTL_OFI_TX_BUFFERS + BTL_OFI_READS_IN_FLIGHT + BTL_OFI_READS_MOST + 64;
+    sizes[1] = BTL_OFI_TX_BUFFERS + 64;
+    sizes[2] = rx_total + 64;
+}
+
+/* Opens fabric, domain, completion queue, address vector and endpoint: the first rail, serving
+ * FABRICS. */
+static int ofi_open_endpoint(struct btl_ofi_module *m, long size, const char *name,
+                             uint32_t fabrics)
+{
+    size_t sizes[3];
     char why[256];
     int rc;
 
-    rc = comm_btl_ofi_open_objects(
-        r, size, rx_total + BTL_OFI_TX_BUFFERS + BTL_OFI_READS_IN_FLIGHT + BTL_OFI_READS_MOST + 64,
-        BTL_OFI_TX_BUFFERS + 64, rx_total + 64, why, sizeof(why));
+    ofi_queue_sizes(m, size, sizes);
+    rc = comm_btl_ofi_open_objects(&m->rails[0], size, sizes[0], sizes[1], sizes[2], why,
+                                   sizeof(why));
     if (rc < 0) {
         comm_log_error("btl_ofi", "%s", why);
         return rc;
     }
-    comm_btl_ofi_rails_home(m, name);
+    comm_btl_ofi_rails_home(m, name, fabrics);
     return COMM_OK;
 }
 
+/* Where rail spec SPEC comes from, for messages: "the topology file (Nics=)" without fabrics,
+ * else the highest fabric it serves ("the topology file's spine s0"). */
+static void ofi_spec_source(const struct btl_ofi_module *m, const struct comm_btl_ofi_rail_spec *spec,
+                            const char *source, char *out, size_t len)
+{
+    for (unsigned f = m->nfabrics; f-- > 0;) {
+        if ((spec->fabrics & (1u << f)) && m->fabrics[f].level > 0) {
+            snprintf(out, len, "the topology file's %s %s", m->fabrics[f].level_name,
+                     m->fabrics[f].where);
+            return;
+        }
+    }
+    snprintf(out, len, "%s", source);
+}
+
 /*
- * Chooses an entry for each device of NAMES (the rails), into INFOS and INFO_NAMES (N_OUT of
- * them, in NAMES' order): a device none can be chosen for is a warning naming HOST and the
- * device, with why; when no device can, an error says why for each.
+ * Chooses an entry for each rail of SPECS (N of them), into INFOS, with its spec's index in
+ * CHOSEN (N_OUT of them, in SPECS' order): a spec's provider (else COMM_BACKEND's) on its device
+ * (else DEVICES, the job's).  A rail none can be chosen for is a warning naming the host and
+ * the device, with why, and the why joins each of its fabrics' (M->fabrics); when none can, an
+ * error says why for each.
  */
-static int ofi_choose_rails(const struct ofi_settings *s, const struct comm_btl_ofi_names *names,
-                            const char *source, const char *host, struct fi_info **infos,
-                            const char **info_names, size_t *n_out)
+static int ofi_choose_rails(struct btl_ofi_module *m, const struct ofi_settings *s,
+                            const struct comm_btl_ofi_rail_spec *specs, size_t nspecs,
+                            const struct comm_btl_ofi_devices *devices, const char *source,
+                            struct fi_info **infos, size_t *chosen, size_t *n_out)
 {
     char all[2048] = "";
     size_t n = 0, used;
@@ -366,16 +395,33 @@ static int ofi_choose_rails(const struct ofi_settings *s, const struct comm_btl_
         return COMM_ERR_UNREACHABLE;
     }
     all[0] = '\0';
-    for (size_t i = 0; i < names->count && n < BTL_OFI_RAILS_MAX; i++) {
+    for (size_t i = 0; i < nspecs && n < BTL_OFI_RAILS_MAX; i++) {
         struct comm_btl_ofi_devices one = {.scope = COMM_BTL_OFI_ONLY, .source = source};
-        char tried[1024];
-        int rc;
+        struct ofi_settings mine = *s;
+        const char *name = specs[i].name[0] ? specs[i].name : "the job's devices";
+        char tried[1024], from[192];
+        int rc = COMM_ERR_NOT_FOUND;
 
-        one.use.count = 1;
-        snprintf(one.use.names[0], sizeof(one.use.names[0]), "%s", names->names[i]);
-        rc = ofi_choose_entry(s, &one, &infos[n], tried, sizeof(tried));
+        ofi_spec_source(m, &specs[i], source, from, sizeof(from));
+        if (specs[i].name[0] != '\0') {
+            one.use.count = 1;
+            snprintf(one.use.names[0], sizeof(one.use.names[0]), "%s", specs[i].name);
+        } else {
+            one = *devices;
+        }
+        if (specs[i].provider[0] != '\0') {
+            mine.backend = specs[i].provider;
+        }
+        if (strcmp(specs[i].provider, "shm") == 0) {
+            /* In a topology file shm is comm's own, which joins the ranks of one host. */
+            snprintf(tried, sizeof(tried),
+                     "Provider=shm is comm's shared memory, which joins only the ranks of one "
+                     "host");
+        } else {
+            rc = ofi_choose_entry(&mine, &one, &infos[n], tried, sizeof(tried));
+        }
         if (rc == COMM_OK) {
-            info_names[n++] = names->names[i];
+            chosen[n++] = i;
             continue;
         }
         if (rc != COMM_ERR_NOT_FOUND) {
@@ -385,33 +431,114 @@ static int ofi_choose_rails(const struct ofi_settings *s, const struct comm_btl_
             }
             return rc;
         }
-        comm_log_warn("btl_ofi", "host %s: rail %s (from %s) cannot open: %s", host,
-                      names->names[i], source, tried);
+        comm_log_warn("btl_ofi", "host %s: rail %s (from %s) cannot open: %s", m->host, name,
+                      from, tried);
         used = strlen(all);
-        snprintf(all + used, sizeof(all) - used, "%s%s: %s", used ? "; " : "", names->names[i],
-                 tried);
+        snprintf(all + used, sizeof(all) - used, "%s%s: %s", used ? "; " : "", name, tried);
+        for (unsigned f = 0; f < m->nfabrics; f++) {
+            if (specs[i].fabrics & (1u << f)) {
+                struct btl_ofi_fabric *fab = &m->fabrics[f];
+
+                used = strlen(fab->why);
+                snprintf(fab->why + used, sizeof(fab->why) - used, "%s%s cannot open: %s",
+                         used ? "; " : "", name, tried);
+            }
+        }
     }
     if (n == 0) {
-        comm_log_error("btl_ofi", "host %s: none of the rails from %s can open: %s", host, source,
-                       all);
+        comm_log_error("btl_ofi", "host %s: none of the rails from %s can open: %s", m->host,
+                       source, all);
         return COMM_ERR_UNREACHABLE;
     }
     *n_out = n;
     return COMM_OK;
 }
 
-/* Adds the rails beyond the home one (INFOS[1..N-1]), once the home rail is open. */
-static void ofi_add_rails(struct btl_ofi_module *m, struct fi_info **infos, const char **names,
-                          size_t n)
+/* Adds the rails beyond the first (INFOS[1..N-1], of SPECS[CHOSEN[i]]), once it is open, with
+ * queues as deep as its own (SIZES). */
+static void ofi_add_rails(struct btl_ofi_module *m, struct fi_info **infos,
+                          const struct comm_btl_ofi_rail_spec *specs, const size_t *chosen,
+                          size_t n, const size_t sizes[3])
 {
     for (size_t i = 1; i < n; i++) {
+        const struct comm_btl_ofi_rail_spec *spec = &specs[chosen[i]];
+        const char *name = spec->name[0] ? spec->name : "the job's devices";
         char why[384];
 
-        if (comm_btl_ofi_rails_add(m, infos[i], names[i], m->size, why, sizeof(why)) < 0) {
-            comm_log_warn("btl_ofi", "host %s: rail %s is not used: %s", m->host, names[i], why);
+        if (comm_btl_ofi_rails_add(m, infos[i], name, spec->fabrics, m->size, sizes, why,
+                                   sizeof(why)) < 0) {
+            comm_log_warn("btl_ofi", "host %s: rail %s is not used: %s", m->host, name, why);
+            for (unsigned f = 0; f < m->nfabrics; f++) {
+                if (spec->fabrics & (1u << f)) {
+                    size_t used = strlen(m->fabrics[f].why);
+
+                    snprintf(m->fabrics[f].why + used, sizeof(m->fabrics[f].why) - used,
+                             "%s%s is not used: %s", used ? "; " : "", name, why);
+                }
+            }
         }
         infos[i] = NULL;
     }
+    for (unsigned k = 0; k < m->nrails; k++) {
+        for (unsigned f = 0; f < m->nfabrics; f++) {
+            if (m->rails[k].fabrics & (1u << f)) {
+                m->fabrics[f].rails |= 1u << k;
+            }
+        }
+    }
+}
+
+/*
+ * The fabrics and the rails to open for them, into M->fabrics and SPECS (N_OUT): the topology's
+ * fabrics on this host's path (SELF->fabrics), else, when NAMES gives rails (several devices,
+ * or the topology's Nics= for this host), one fabric that serves every peer over all of them.
+ * N_OUT 0: no rails, one endpoint chosen as without them.
+ */
+static int ofi_plan_fabrics(struct btl_ofi_module *m, const struct comm_btl_self_info *self,
+                            const struct comm_btl_ofi_names *names, const char *source,
+                            struct comm_btl_ofi_rail_spec *specs, size_t *n_out)
+{
+    char expected[256];
+    size_t bad = 0;
+
+    *n_out = 0;
+    if (self->nfabrics > 0) {
+        size_t nf = self->nfabrics < BTL_OFI_FABRICS_MAX ? self->nfabrics : BTL_OFI_FABRICS_MAX;
+
+        for (size_t f = 0; f < nf; f++) {
+            struct btl_ofi_fabric *fab = &m->fabrics[f];
+
+            fab->level = self->fabrics[f].level;
+            snprintf(fab->level_name, sizeof(fab->level_name), "%s", self->fabrics[f].level_name);
+            snprintf(fab->where, sizeof(fab->where), "%s", self->fabrics[f].where);
+        }
+        m->nfabrics = (unsigned)nf;
+        if (comm_btl_ofi_rail_plan(self->fabrics, nf, specs, n_out, &bad, expected,
+                                   sizeof(expected)) < 0) {
+            comm_log_error("btl_ofi",
+                           "the topology file's %s %s: Provider=%s Nics=%s for host %s: "
+                           "expected %s",
+                           self->fabrics[bad].level_name, self->fabrics[bad].where,
+                           self->fabrics[bad].provider ? self->fabrics[bad].provider : "(none)",
+                           self->fabrics[bad].nics ? self->fabrics[bad].nics : "(none)", m->host,
+                           expected);
+            return COMM_ERR_BAD_PARAM;
+        }
+        return COMM_OK;
+    }
+    if (names->count == 0) {
+        return COMM_OK;
+    }
+    m->nfabrics = 1;
+    snprintf(m->fabrics[0].level_name, sizeof(m->fabrics[0].level_name), "every level");
+    snprintf(m->fabrics[0].where, sizeof(m->fabrics[0].where), "(%s)", source);
+    for (size_t i = 0; i < names->count && i < COMM_BTL_OFI_PLAN_MAX; i++) {
+        specs[i].provider[0] = '\0';
+        snprintf(specs[i].name, sizeof(specs[i].name), "%s", names->names[i]);
+        specs[i].fabrics = 1;
+    }
+    *n_out = names->count < COMM_BTL_OFI_PLAN_MAX ? names->count : COMM_BTL_OFI_PLAN_MAX;
+    return COMM_OK;
 }
 
 static int ofi_publish(struct btl_ofi_module *m)
@@ -448,10 +575,12 @@ static int ofi_setup_tx(struct btl_ofi_module *m)
     if (m->tx_mem == NULL) {
         return COMM_ERR_NOMEM;
     }
-    rc = comm_btl_ofi_register_local(m, m->tx_mem, ntx * m->frag_size, FI_SEND, &m->tx_mr,
-                                     &m->tx_desc);
-    if (rc < 0) {
-        return rc;
+    for (unsigned k = 0; k < m->nrails; k++) {
+        rc = comm_btl_ofi_register_local(m, k, m->tx_mem, ntx * m->frag_size, FI_SEND,
+                                         &m->rails[k].tx_mr, &m->rails[k].tx_desc);
+        if (rc < 0) {
+            return rc;
+        }
     }
     for (size_t i = ntx; i-- > 0;) {
         m->tx[i].op.type = BTL_OFI_OP_SEND;
@@ -533,6 +662,24 @@ static int ofi_fit_rxm(struct btl_ofi_module *m)
     return COMM_OK;
 }
 
+/* Every rail may carry fragments and writes: what one message may be is what all allow. */
+static void ofi_fit_rails(struct btl_ofi_module *m)
+{
+    for (unsigned k = 1; k < m->nrails; k++) {
+        const struct fi_info *info = m->rails[k].info;
+
+        if (info->tx_attr->inject_size < m->inject_size) {
+            m->inject_size = info->tx_attr->inject_size;
+        }
+        if (info->tx_attr->iov_limit > 0 && info->tx_attr->iov_limit < m->iov_limit) {
+            m->iov_limit = info->tx_attr->iov_limit;
+        }
+        if (info->ep_attr->max_msg_size < m->max_msg_size) {
+            m->max_msg_size = info->ep_attr->max_msg_size;
+        }
+    }
+}
+
 static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn recv,
                         struct comm_btl_module **module_out)
 {
@@ -547,9 +694,10 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     const char *net = comm_config_env("COMM_NET_INTERFACES");
     struct comm_btl_ofi_names rail_names;
     const char *rail_source = NULL;
+    struct comm_btl_ofi_rail_spec specs[COMM_BTL_OFI_PLAN_MAX];
+    size_t nspecs = 0, chosen[BTL_OFI_RAILS_MAX];
     struct fi_info *rail_infos[BTL_OFI_RAILS_MAX] = {NULL};
-    const char *rail_info_names[BTL_OFI_RAILS_MAX] = {NULL};
-    size_t nrail_infos = 0;
+    size_t nrail_infos = 0, sizes[3];
     bool railed;
     char rails_text[640];
     int rc;
@@ -581,8 +729,13 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
                        self->rails, self->host != NULL ? self->host : "?", expected);
         return rc;
     }
-    /* Rails: one endpoint per device (several, or the one the topology file names). */
-    railed = rail_names.count > 1 || (self->rails != NULL && rail_names.count == 1);
+    if (self->nfabrics > 0) {
+        rail_source = "the topology file (Provider=, Nics=)";
+    }
+    /* Rails: one endpoint per device (several, or the one the topology file names), or per
+     * provider and device of the topology's fabrics. */
+    railed = self->nfabrics > 0 || rail_names.count > 1 ||
+             (self->rails != NULL && rail_names.count == 1);
     if (!railed) {
         comm_btl_ofi_restrict_env(&devices);
     }
@@ -609,9 +762,13 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         free(m);
         return COMM_ERR_NOMEM;
     }
+    m->railed = railed;
     if (railed) {
-        rc = ofi_choose_rails(&s, &rail_names, rail_source, m->host, rail_infos, rail_info_names,
-                              &nrail_infos);
+        rc = ofi_plan_fabrics(m, self, &rail_names, rail_source, specs, &nspecs);
+        if (rc == COMM_OK) {
+            rc = ofi_choose_rails(m, &s, specs, nspecs, &devices, rail_source, rail_infos,
+                                  chosen, &nrail_infos);
+        }
         if (rc == COMM_OK) {
             m->info = rail_infos[0];
             rail_infos[0] = NULL;
@@ -619,7 +776,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
                                                     .source = rail_source};
             for (size_t i = 0; i < nrail_infos; i++) {
                 snprintf(devices.use.names[i], sizeof(devices.use.names[i]), "%s",
-                         rail_info_names[i]);
+                         specs[chosen[i]].name[0] ? specs[chosen[i]].name : "(the job's)");
             }
             devices.use.count = nrail_infos;
         }
@@ -650,23 +807,36 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         rc = COMM_ERR_BAD_PARAM;
         goto out_close;
     }
-    rc = ofi_open_endpoint(m, self->size, railed ? rail_info_names[0] : "");
+    rc = ofi_open_endpoint(m, self->size,
+                           !railed                     ? ""
+                           : specs[chosen[0]].name[0] ? specs[chosen[0]].name
+                                                       : "the job's devices",
+                           railed ? specs[chosen[0]].fabrics : 1);
     if (rc < 0) {
         goto out_close;
     }
     comm_btl_ofi_rdma_init(m, s.mr_cache);
     ofi_choose_write(m, s.write_max, s.write_piece);
-    if (m->rma) {
-        ofi_add_rails(m, rail_infos, rail_info_names, nrail_infos);
-    } else if (nrail_infos > 1) {
+    if (!m->rma && nrail_infos > 1) {
         comm_log_warn("btl_ofi",
                       "host %s: provider %s does not read remote memory: only rail %s is used",
-                      m->host, m->provider, rail_info_names[0]);
+                      m->host, m->provider, m->rails[0].name);
         for (size_t i = 1; i < nrail_infos; i++) {
+            for (unsigned f = 0; f < m->nfabrics; f++) {
+                if (specs[chosen[i]].fabrics & (1u << f)) {
+                    snprintf(m->fabrics[f].why, sizeof(m->fabrics[f].why),
+                             "provider %s of the first rail does not read remote memory",
+                             m->provider);
+                }
+            }
             comm_btl_ofi_fi_freeinfo(rail_infos[i]);
             rail_infos[i] = NULL;
         }
+        nrail_infos = 1;
     }
+    ofi_queue_sizes(m, self->size, sizes);
+    ofi_add_rails(m, rail_infos, specs, chosen, nrail_infos, sizes);
+    ofi_fit_rails(m);
     rc = ofi_setup_tx(m);
     if (rc < 0) {
         goto out_close;
@@ -725,8 +895,8 @@ static bool btl_ofi_reaches(struct comm_btl_module *module, const struct comm_bt
 }
 
 /* Receive buffers for one more peer: COMM_OFI_CREDITS for its fragments and the spares for
- * its credit messages, all posted. */
-static int ofi_add_rx(struct btl_ofi_module *m)
+ * its credit messages, all posted on RAIL, where its fragments come. */
+static int ofi_add_rx(struct btl_ofi_module *m, unsigned rail)
 {
     size_t n = ofi_rx_per_peer(m);
     struct btl_ofi_rx *rx;
@@ -767,13 +937,14 @@ static int ofi_add_rx(struct btl_ofi_module *m)
     m->rx_mem[m->rx_nchunks] = mem;
     m->rx_mr[m->rx_nchunks] = NULL;
     m->rx_nchunks++;
-    rc = comm_btl_ofi_register_local(m, mem, n * m->frag_size, FI_RECV,
+    rc = comm_btl_ofi_register_local(m, rail, mem, n * m->frag_size, FI_RECV,
                                      &m->rx_mr[m->rx_nchunks - 1], &desc);
     if (rc < 0) {
         return rc;
     }
     for (size_t i = 0; i < n; i++) {
         rx[i].op.type = BTL_OFI_OP_RECV;
+        rx[i].rail = rail;
         rx[i].buf = mem + i * m->frag_size;
         rx[i].desc = desc;
         rc = comm_btl_ofi_post_rx(m, &rx[i]);
@@ -784,14 +955,12 @@ static int ofi_add_rx(struct btl_ofi_module *m)
     return COMM_OK;
 }
 
-static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl_peer *peer,
-                           struct comm_btl_endpoint **endpoint_out)
+/* The peer's address on the first rail, from what it published (without rails): into ADDR. */
+static int ofi_connect_single(struct btl_ofi_module *m, const struct comm_btl_peer *peer,
+                              fi_addr_t *addr)
 {
-    struct btl_ofi_module *m = (struct btl_ofi_module *)module;
     struct ofi_published *pub = NULL;
-    struct btl_ofi_endpoint *ep;
-    fi_addr_t addr = FI_ADDR_UNSPEC;
-    size_t len = 0, tuned_above;
+    size_t len = 0;
     int rc, ret;
 
     rc = comm_pmix_get(peer->rank, ofi_addr_key, (void **)&pub, &len);
@@ -802,68 +971,76 @@ static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl
                        peer->rank);
         return COMM_ERR_UNREACHABLE;
     }
+    rc = COMM_ERR_UNREACHABLE;
     if (len != sizeof(*pub) || pub->addr_len > sizeof(pub->addr)) {
         comm_log_error("btl_ofi", "the libfabric address of rank %ld is malformed", peer->rank);
-        rc = COMM_ERR_UNREACHABLE;
         goto out_free;
     }
     pub->provider[sizeof(pub->provider) - 1] = '\0';
-    if (strcmp(pub->provider, m->provider) != 0 || pub->addr_format != m->info->addr_format) {
-        comm_log_error("btl_ofi",
-                       "rank %ld uses provider %s but this rank uses %s: set the "
-                       "same COMM_BACKEND and COMM_DEVICE_ALLOWLIST on every host",
-                       peer->rank, pub->provider, m->provider);
-        rc = COMM_ERR_UNREACHABLE;
-        goto out_free;
-    }
     pub->fabric[sizeof(pub->fabric) - 1] = '\0';
-    if (pub->fabric[0] != '\0' && m->rails[0].name[0] != '\0' &&
-        strcmp(pub->fabric, m->info->fabric_attr->name) != 0) {
+    if (strcmp(pub->provider, m->provider) != 0 || pub->addr_format != m->info->addr_format ||
+        pub->fabric[0] != '\0') {
         comm_log_error("btl_ofi",
-                       "host %s: rank %ld (%s) has its home rail on fabric %s, this rank on %s "
-                       "(%s): the first device of each host's rails must join one network",
-                       m->host, peer->rank, peer->host != NULL ? peer->host : "?", pub->fabric,
-                       m->info->fabric_attr->name, m->rails[0].name);
-        rc = COMM_ERR_UNREACHABLE;
+                       "rank %ld uses provider %s%s but this rank uses %s without rails: set "
+                       "the same COMM_BACKEND, COMM_DEVICE_ALLOWLIST and topology file on every "
+                       "host",
+                       peer->rank, pub->provider, pub->fabric[0] != '\0' ? " with rails" : "",
+                       m->provider);
         goto out_free;
     }
-    ret = fi_av_insert(m->rails[0].av, pub->addr, 1, &addr, 0, NULL);
+    ret = fi_av_insert(m->rails[0].av, pub->addr, 1, addr, 0, NULL);
     if (ret != 1) {
         comm_log_error("btl_ofi", "cannot insert the address of rank %ld: %s", peer->rank,
                        comm_btl_ofi_fi_strerror(ret < 0 ? -ret : FI_EINVAL));
-        rc = COMM_ERR_UNREACHABLE;
         goto out_free;
+    }
+    rc = COMM_OK;
+out_free:
+    free(pub);
+    return rc;
+}
+
+static int btl_ofi_connect(struct comm_btl_module *module, const struct comm_btl_peer *peer,
+                           struct comm_btl_endpoint **endpoint_out)
+{
+    struct btl_ofi_module *m = (struct btl_ofi_module *)module;
+    struct btl_ofi_endpoint *ep;
+    fi_addr_t addr = FI_ADDR_UNSPEC;
+    size_t tuned_above;
+    int rc;
+
+    if (!m->railed && (rc = ofi_connect_single(m, peer, &addr)) < 0) {
+        return rc;
     }
     ep = calloc(1, sizeof(*ep));
     if (ep == NULL) {
-        rc = COMM_ERR_NOMEM;
-        goto out_free;
+        return COMM_ERR_NOMEM;
     }
     ep->base.module = module;
     ep->base.peer = peer->rank;
     ep->addr = addr;
+    ep->rails = 1;
+    ep->rail_addr[0] = addr;
+    ep->same_host = peer->same_host;
+    ep->host = peer->host;
+    if (m->railed && (rc = comm_btl_ofi_rails_connect(m, ep, peer)) < 0) {
+        free(ep);
+        return rc;
+    }
     ep->credits = m->credits_per_peer;
     /* Tuned only when there are two ways (COMM_OFI_READ_SIZE leaves one). */
     tuned_above = m->read_whole > m->read_piece ? m->read_piece : 0;
     comm_btl_ofi_tune_init(&ep->tune, tuned_above);
     comm_btl_ofi_tune_init(&ep->stream_tune, tuned_above);
     comm_btl_ofi_tune_set_batch(&ep->stream_tune, BTL_OFI_STREAM_BATCH);
-    ep->same_host = peer->same_host;
-    ep->host = peer->host;
     ep->base.write_alone_above = comm_btl_ofi_write_size(m, ep);
     m->eps[peer->rank] = ep;
-    rc = comm_btl_ofi_rails_connect(m, ep);
+    rc = ofi_add_rx(m, ep->home);
     if (rc < 0) {
-        goto out_free;
-    }
-    rc = ofi_add_rx(m);
-    if (rc < 0) {
-        goto out_free;
+        return rc;
     }
     *endpoint_out = &ep->base;
-out_free:
-    free(pub);
-    return rc;
+    return COMM_OK;
 }
 
 static void btl_ofi_wired(struct comm_btl_module *module)
@@ -879,6 +1056,7 @@ static void btl_ofi_wired(struct comm_btl_module *module)
                   per_peer, m->credits_per_peer, m->frag_size, m->rx_nchunks,
                   m->rx_nchunks == 1 ? "" : "s", total, m->base.eager_limit);
     comm_btl_ofi_rails_log_reach(m);
+    comm_btl_ofi_fabrics_log(m);
 }
 
 void comm_btl_ofi_close_fid(struct fid *fid, const char *what)
@@ -899,18 +1077,23 @@ static void ofi_close_all(struct btl_ofi_module *m)
     comm_btl_ofi_drop_gets(m);
     comm_btl_ofi_drop_writes(m);
     comm_btl_ofi_mr_cache_flush(&m->mrs);
-    /* The home rail's endpoint first, then the buffers' registrations on its domain, then
-     * every rail (the home rail's info is m->info). */
-    comm_btl_ofi_close_fid(m->rails[0].ep != NULL ? &m->rails[0].ep->fid : NULL, "endpoint");
-    m->rails[0].ep = NULL;
+    /* The endpoints first, then the buffers' registrations on the rails' domains, then every
+     * rail (the first rail's info is m->info). */
+    for (unsigned k = 0; k < BTL_OFI_RAILS_MAX; k++) {
+        comm_btl_ofi_close_fid(m->rails[k].ep != NULL ? &m->rails[k].ep->fid : NULL,
+                               "endpoint");
+        m->rails[k].ep = NULL;
+    }
     for (size_t i = 0; i < m->rx_nchunks; i++) {
         comm_btl_ofi_close_fid(m->rx_mr[i] != NULL ? &m->rx_mr[i]->fid : NULL,
                                "receive registration");
         free(m->rx_chunks[i]);
         free(m->rx_mem[i]);
     }
-    comm_btl_ofi_close_fid(m->tx_mr != NULL ? &m->tx_mr->fid : NULL, "send registration");
     for (unsigned k = 0; k < BTL_OFI_RAILS_MAX; k++) {
+        comm_btl_ofi_close_fid(m->rails[k].tx_mr != NULL ? &m->rails[k].tx_mr->fid : NULL,
+                               "send registration");
+        m->rails[k].tx_mr = NULL;
         comm_btl_ofi_rail_close(&m->rails[k]);
     }
     for (long r = 0; m->eps != NULL && r < m->size; r++) {

@@ -74,6 +74,7 @@ enum {
     BTL_OFI_BOUNCE = 1 << 20,
     BTL_OFI_ADDR_MAX = 256, /* bytes of an endpoint name we accept */
     BTL_OFI_RAILS_MAX = 8,  /* rails of a rank */
+    BTL_OFI_FABRICS_MAX = 16, /* fabrics on a host's path up the tree */
 };
 
 enum btl_ofi_kind {
@@ -120,6 +121,7 @@ struct btl_ofi_op {
 struct btl_ofi_rx {
     struct btl_ofi_op op;
     struct btl_ofi_rx *next; /* in the delivery queue or the re-post list */
+    unsigned rail;           /* the rail it is posted on */
     size_t len;              /* bytes received */
     char *buf;
     void *desc; /* local descriptor of buf (FI_MR_LOCAL) */
@@ -167,6 +169,9 @@ struct btl_ofi_aread {
  */
 struct btl_ofi_rail {
     char name[64];     /* the interface or domain, as named */
+    uint32_t fabrics;  /* the fabrics it serves (bit F: m->fabrics[F]) */
+    void *tx_desc;     /* the send buffers' local descriptor on it (FI_MR_LOCAL) */
+    struct fid_mr *tx_mr;
     struct fi_info *info;
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -188,6 +193,19 @@ struct btl_ofi_rail {
     bool down;
     uint64_t retry_ns;      /* when a piece may try it again (once none is left on it) */
     unsigned long downs;    /* times it was taken out */
+};
+
+/*
+ * A fabric: the topology's Provider= and Nics= of one switch on this host's path (lowest level
+ * first), or, without those, one that serves every peer over the rails the host has.
+ */
+struct btl_ofi_fabric {
+    int level;          /* the switch's level; 0 for the one that serves every peer */
+    char level_name[32];
+    char where[64];     /* the switch, or where the rails came from */
+    uint32_t rails;     /* the rails open for it */
+    char why[384];      /* why none opened, when none did */
+    bool warned;        /* its fallback was said */
 };
 
 /* An asynchronous get (get_start), from its start until its done function is called.  Owned by
@@ -246,7 +264,9 @@ struct btl_ofi_endpoint {
     struct comm_btl_endpoint base; /* first: the runtime sees only this */
     fi_addr_t addr;
     fi_addr_t rail_addr[BTL_OFI_RAILS_MAX]; /* its address on each rail that reaches it */
-    uint32_t rails;                         /* those rails (bit K: rail K; bit 0: home) */
+    uint32_t rails;                         /* those that serve it (bit K: rail K) */
+    unsigned home; /* the rail of its fragments, writes and synchronous reads (ADDR is there) */
+    unsigned fabric; /* the fabric that serves it (m->fabrics) */
     const char *host;                       /* its host, for messages */
     long credits;       /* fragments we may still send to the peer */
     long owed;          /* credits we owe the peer (buffers delivered and re-posted) */
@@ -303,10 +323,14 @@ struct btl_ofi_module {
     size_t read_whole;     /* ... when reading whole (the same when COMM_OFI_READ_SIZE is set) */
     char provider[64];
 
-    /* Rails (btl_ofi_rail.c): rails[0] is the home rail, open in every module; NRAILS in all
-     * once the home rail is open. */
+    /* Rails (btl_ofi_rail.c): rails[0] is the first opened, open in every module; NRAILS in
+     * all once it is open.  RAILED: the rails come from the topology or from several devices
+     * (btl_ofi_rail.c), and FABRICS say which serve which peers. */
     struct btl_ofi_rail rails[BTL_OFI_RAILS_MAX];
     unsigned nrails;
+    bool railed;
+    struct btl_ofi_fabric fabrics[BTL_OFI_FABRICS_MAX];
+    unsigned nfabrics;
     uint64_t rails_checked_ns; /* the last comm_btl_ofi_rails_check */
     size_t stripe_min;      /* COMM_RAIL_STRIPE_MIN */
     uint64_t rail_timeout_ns; /* COMM_RAIL_TIMEOUT_MS */
@@ -329,8 +353,7 @@ struct btl_ofi_module {
     /* Send buffers. */
     struct btl_ofi_tx tx[BTL_OFI_TX_BUFFERS];
     char *tx_mem;
-    struct fid_mr *tx_mr;
-    void *tx_desc;
+
     struct btl_ofi_tx *tx_free;
     size_t tx_posted;
 
@@ -430,21 +453,28 @@ uint64_t comm_btl_ofi_now_ns(void);
  * endpoint, from R->info, with queues of the given sizes; WHY says what failed. */
 int comm_btl_ofi_open_objects(struct btl_ofi_rail *r, long size, size_t cq_size, size_t tx_size,
                               size_t rx_size, char *why, size_t len);
-/* Names the home rail NAME once it is open. */
-void comm_btl_ofi_rails_home(struct btl_ofi_module *m, const char *name);
-/* Opens one more rail from INFO (taken over, freed on failure) on device NAME: COMM_OK, or a
- * status with WHY saying why it cannot serve. */
+/* Names the first rail NAME once it is open, serving FABRICS. */
+void comm_btl_ofi_rails_home(struct btl_ofi_module *m, const char *name, uint32_t fabrics);
+/* Opens one more rail from INFO (taken over, freed on failure) on device NAME for FABRICS, with
+ * queues as deep as the first rail's (CQ_SIZE, TX_SIZE, RX_SIZE): COMM_OK, or a status with
+ * WHY saying why it cannot serve. */
 int comm_btl_ofi_rails_add(struct btl_ofi_module *m, struct fi_info *info, const char *name,
-                           long size, char *why, size_t len);
+                           uint32_t fabrics, long size, const size_t sizes[3], char *why,
+                           size_t len);
 /* Closes what a rail opened (none of it may be in use) and frees its info. */
 void comm_btl_ofi_rail_close(struct btl_ofi_rail *r);
 /* Closes FID (NULL: nothing), warning with WHAT when that fails (btl_ofi_init.c). */
 void comm_btl_ofi_close_fid(struct fid *fid, const char *what);
-/* Publishes the addresses of the rails beyond the home one. */
+/* Publishes the addresses of every rail (when railed). */
 int comm_btl_ofi_rails_publish(struct btl_ofi_module *m);
-/* Pairs EP's peer's rails with this rank's (same provider, same fabric); sets EP->rails,
- * rail_addr and base.stripe_min. */
-int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep);
+/* Pairs the rails of EP's peer (PEER) with this rank's (same provider, same fabric) and chooses
+ * those that serve it: the fabric of the lowest level they share that both reach, its rails,
+ * and among them the home one; sets EP->rails, rail_addr, home, addr and base.stripe_min.
+ * COMM_ERR_UNREACHABLE (logged, naming the peer) when no rail serves it. */
+int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                               const struct comm_btl_peer *peer);
+/* Logs once per job (rank 0, at info) which provider and rails serve each level. */
+void comm_btl_ofi_fabrics_log(const struct btl_ofi_module *m);
 /* The rail a piece of N bytes to EP's peer goes on now: the home rail when no other is up. */
 int comm_btl_ofi_rail_pick(struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep, size_t n,
                            uint64_t now);
@@ -553,8 +583,9 @@ int comm_btl_ofi_advance_writes(struct btl_ofi_module *m);
 void comm_btl_ofi_drop_writes(struct btl_ofi_module *m);
 /* Sets up registration (rma, virt_addr, the cache) once the domain is open. */
 void comm_btl_ofi_rdma_init(struct btl_ofi_module *m, long cache_size);
-/* Registers memory the module owns (buffers) for local use; desc_out NULL when not needed. */
-int comm_btl_ofi_register_local(struct btl_ofi_module *m, void *ptr, size_t len, uint64_t access,
-                                struct fid_mr **mr_out, void **desc_out);
+/* Registers memory the module owns (buffers) on rail K for local use; desc_out NULL when not
+ * needed. */
+int comm_btl_ofi_register_local(struct btl_ofi_module *m, unsigned k, void *ptr, size_t len,
+                                uint64_t access, struct fid_mr **mr_out, void **desc_out);
 
 #endif

@@ -16,7 +16,8 @@
 
 int comm_btl_ofi_post_rx(struct btl_ofi_module *m, struct btl_ofi_rx *rx)
 {
-    ssize_t ret = fi_recv(m->rails[0].ep, rx->buf, m->frag_size, rx->desc, FI_ADDR_UNSPEC, &rx->op.ctx);
+    ssize_t ret =
+        fi_recv(m->rails[rx->rail].ep, rx->buf, m->frag_size, rx->desc, FI_ADDR_UNSPEC, &rx->op.ctx);
 
     if (ret == 0) {
         return COMM_OK;

@@ -166,16 +166,9 @@ static bool ofi_rail_compatible(const struct btl_ofi_module *m, const struct btl
     return true;
 }
 
-/* Queue sizes of a rail beyond the home one: it carries only reads. */
-static int ofi_rail_open_extra(struct btl_ofi_rail *r, long size, char *why, size_t len)
-{
-    size_t reads = BTL_OFI_READS_MOST + BTL_OFI_READS_IN_FLIGHT;
-
-    return comm_btl_ofi_open_objects(r, size, reads + 64, reads + 64, 64, why, len);
-}
-
 int comm_btl_ofi_rails_add(struct btl_ofi_module *m, struct fi_info *info, const char *name,
-                           long size, char *why, size_t len)
+                           uint32_t fabrics, long size, const size_t sizes[3], char *why,
+                           size_t len)
 {
     struct btl_ofi_rail *r = &m->rails[m->nrails];
     int rc;
@@ -188,23 +181,26 @@ int comm_btl_ofi_rails_add(struct btl_ofi_module *m, struct fi_info *info, const
         comm_btl_ofi_rail_close(r);
         return COMM_ERR_NOT_SUPPORTED;
     }
-    rc = ofi_rail_open_extra(r, size, why, len);
+    /* As deep as the first rail's: it may carry some peers' fragments too. */
+    rc = comm_btl_ofi_open_objects(r, size, sizes[0], sizes[1], sizes[2], why, len);
     if (rc < 0) {
         comm_btl_ofi_rail_close(r);
         return rc;
     }
+    r->fabrics = fabrics;
     r->rate = BTL_OFI_RAIL_RATE0;
     m->nrails++;
     return COMM_OK;
 }
 
-void comm_btl_ofi_rails_home(struct btl_ofi_module *m, const char *name)
+void comm_btl_ofi_rails_home(struct btl_ofi_module *m, const char *name, uint32_t fabrics)
 {
     struct btl_ofi_rail *r = &m->rails[0];
 
     snprintf(r->name, sizeof(r->name), "%s", name);
     r->mr_mode = m->mr_mode;
     r->rate = BTL_OFI_RAIL_RATE0;
+    r->fabrics = fabrics;
     m->nrails = 1;
 }
 
@@ -229,19 +225,19 @@ void comm_btl_ofi_rail_close(struct btl_ofi_rail *r)
 int comm_btl_ofi_rails_publish(struct btl_ofi_module *m)
 {
     struct ofi_rail_published *pub;
-    unsigned n = m->nrails - 1;
+    unsigned n = m->nrails;
     int rc;
 
-    if (n == 0) {
+    if (!m->railed) {
         return COMM_OK;
     }
     pub = calloc(n, sizeof(*pub));
     if (pub == NULL) {
         return COMM_ERR_NOMEM;
     }
-    for (unsigned k = 1; k < m->nrails; k++) {
+    for (unsigned k = 0; k < m->nrails; k++) {
         struct btl_ofi_rail *r = &m->rails[k];
-        struct ofi_rail_published *p = &pub[k - 1];
+        struct ofi_rail_published *p = &pub[k];
         size_t len = sizeof(p->addr);
         int ret = fi_getname(&r->ep->fid, p->addr, &len);
 
@@ -261,26 +257,14 @@ int comm_btl_ofi_rails_publish(struct btl_ofi_module *m)
     return rc;
 }
 
-int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep)
+/* Pairs each of this rank's rails with the peer's rail on the same provider and fabric, from
+ * what EP's peer published: sets EP->rail_addr; returns the rails paired (bit K: rail K). */
+static uint32_t ofi_rails_pair(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                               struct ofi_rail_published *pub, size_t n)
 {
-    struct ofi_rail_published *pub = NULL;
-    size_t len = 0, n;
+    uint32_t paired = 0;
 
-    ep->rails = 1;
-    ep->rail_addr[0] = ep->addr;
-    if (m->nrails < 2) {
-        return COMM_OK;
-    }
-    if (comm_pmix_get(ep->base.peer, rails_key, (void **)&pub, &len) < 0) {
-        return COMM_OK; /* the peer has one rail: the home one serves it */
-    }
-    if (len % sizeof(*pub) != 0) {
-        comm_log_error("btl_ofi", "the rails rank %ld published are malformed", ep->base.peer);
-        free(pub);
-        return COMM_ERR_UNREACHABLE;
-    }
-    n = len / sizeof(*pub);
-    for (unsigned k = 1; k < m->nrails; k++) {
+    for (unsigned k = 0; k < m->nrails; k++) {
         const struct btl_ofi_rail *r = &m->rails[k];
 
         for (size_t j = 0; j < n; j++) {
@@ -302,12 +286,110 @@ int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint
                 break;
             }
             ep->rail_addr[k] = addr;
-            ep->rails |= 1u << k;
+            paired |= 1u << k;
             break;
         }
     }
+    return paired;
+}
+
+/* "rack r0 (sockets on eth1)" for messages: fabric F as the topology names it. */
+static void ofi_fabric_text(const struct btl_ofi_module *m, unsigned f, char *out, size_t len)
+{
+    const struct btl_ofi_fabric *fab = &m->fabrics[f];
+    size_t used = (size_t)snprintf(out, len, "%s %s (", fab->level_name, fab->where);
+    bool any = false;
+
+    for (unsigned k = 0; k < m->nrails && used < len; k++) {
+        const struct btl_ofi_rail *r = &m->rails[k];
+
+        if (fab->rails & (1u << k)) {
+            used += (size_t)snprintf(out + used, len - used, "%s%s on %s", any ? ", " : "",
+                                     r->info->fabric_attr->prov_name,
+                                     r->name[0] ? r->name : "the job's devices");
+            any = true;
+        }
+    }
+    if (used < len) {
+        snprintf(out + used, len - used, "%s)", any ? "" : "no rail open");
+    }
+}
+
+/*
+ * Among the rails SET, the home one: the first in this rank's order, which is the topology
+ * file's (its fabrics from the top level down, each in its Nics= order) or the allowlist's, the
+ * same on every host, so both ends choose the same.  Fragments are not spread over the rails:
+ * a rail that goes down would stop every peer whose fragments it carries until it is back,
+ * where losing any rail but this one costs only its bandwidth.
+ */
+static unsigned ofi_rails_home_of(uint32_t set)
+{
+    return set != 0 ? (unsigned)__builtin_ctz(set) : 0;
+}
+
+int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                               const struct comm_btl_peer *peer)
+{
+    struct ofi_rail_published *pub = NULL;
+    size_t len = 0;
+    uint32_t paired, set = 0;
+    unsigned first = m->nfabrics, f;
+    char why[1024];
+    size_t used = 0;
+
+    if (comm_pmix_get(ep->base.peer, rails_key, (void **)&pub, &len) < 0 || len == 0 ||
+        len % sizeof(*pub) != 0) {
+        comm_log_error("btl_ofi",
+                       "host %s: rank %ld (host %s) published no rails (%s): set the same "
+                       "topology file and COMM_DEVICE_ALLOWLIST on every host",
+                       m->host, ep->base.peer, comm_btl_ofi_peer_host(ep),
+                       pub == NULL ? "none" : "malformed");
+        free(pub);
+        return COMM_ERR_UNREACHABLE;
+    }
+    paired = ofi_rails_pair(m, ep, pub, len / sizeof(*pub));
     free(pub);
-    if (ep->rails != 1 && m->stripe_min > 0) {
+    /* The fabric of the lowest level both share; a peer under no common switch goes over the
+     * highest.  One that does not reach the peer gives way to the next level up. */
+    for (f = 0; f < m->nfabrics && m->fabrics[f].level < peer->level; f++) {
+    }
+    first = f < m->nfabrics ? f : m->nfabrics - 1;
+    why[0] = '\0';
+    for (f = first; f < m->nfabrics; f++) {
+        set = m->fabrics[f].rails & paired;
+        if (set != 0) {
+            break;
+        }
+        used += (size_t)snprintf(why + used, sizeof(why) - used, "%s%s %s: %s",
+                                 used ? "; " : "", m->fabrics[f].level_name,
+                                 m->fabrics[f].where,
+                                 m->fabrics[f].rails == 0 ? m->fabrics[f].why
+                                                          : "the peer has no rail on it");
+        if (used >= sizeof(why)) {
+            used = sizeof(why) - 1;
+        }
+    }
+    if (set == 0) {
+        comm_log_error("btl_ofi", "host %s: no rail reaches rank %ld (host %s): %s", m->host,
+                       ep->base.peer, comm_btl_ofi_peer_host(ep), why);
+        return COMM_ERR_UNREACHABLE;
+    }
+    if (f != first && !m->fabrics[first].warned) {
+        char over[256];
+
+        m->fabrics[first].warned = true;
+        ofi_fabric_text(m, f, over, sizeof(over));
+        comm_log_warn("btl_ofi",
+                      "host %s: the %s fabric does not serve rank %ld (host %s), %s; peers "
+                      "there go over %s",
+                      m->host, m->fabrics[first].level_name, ep->base.peer,
+                      comm_btl_ofi_peer_host(ep), why, over);
+    }
+    ep->rails = set;
+    ep->fabric = f;
+    ep->home = ofi_rails_home_of(set);
+    ep->addr = ep->rail_addr[ep->home];
+    if (__builtin_popcount(set) > 1 && m->stripe_min > 0) {
         ep->base.stripe_min = m->stripe_min;
     }
     return COMM_OK;
@@ -339,7 +421,7 @@ int comm_btl_ofi_rail_pick(struct btl_ofi_module *m, const struct btl_ofi_endpoi
         }
     }
     /* None up: the home rail, which fragments to the peer need anyway. */
-    return best >= 0 ? best : 0;
+    return best >= 0 ? best : (int)ep->home;
 }
 
 void comm_btl_ofi_rail_posted(struct btl_ofi_module *m, unsigned k, size_t n, uint64_t now)
@@ -520,4 +602,35 @@ void comm_btl_ofi_rails_log_reach(const struct btl_ofi_module *m)
     } else {
         comm_log_debug("btl_ofi", "rails of rank %ld on host %s: %s", m->rank, m->host, text);
     }
+}
+
+void comm_btl_ofi_fabrics_log(const struct btl_ofi_module *m)
+{
+    char text[1024];
+    size_t used = 0;
+
+    if (!m->railed || m->rank != 0) {
+        return;
+    }
+    text[0] = '\0';
+    for (unsigned f = 0; f < m->nfabrics && used < sizeof(text); f++) {
+        struct comm_log_ranges ranges;
+        char fabric[256], ranks[256];
+        long count = 0;
+
+        comm_log_ranges_init(&ranges, ranks, sizeof(ranks));
+        for (long r = 0; r < m->size; r++) {
+            if (m->eps[r] != NULL && m->eps[r]->fabric == f) {
+                comm_log_ranges_add(&ranges, r);
+                count++;
+            }
+        }
+        comm_log_ranges_end(&ranges);
+        ofi_fabric_text(m, f, fabric, sizeof(fabric));
+        used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s serves %s%s",
+                                 f ? "; " : "", fabric,
+                                 count == 0 ? "no peer" : count == 1 ? "rank " : "ranks ",
+                                 count == 0 ? "" : ranks);
+    }
+    comm_log_info("btl_ofi", "fabrics of rank 0 on host %s, by level: %s", m->host, text);
 }

@@ -53,8 +53,8 @@ static int ofi_mr_open_on(const struct btl_ofi_rail *r, void *ptr, size_t len, u
     return COMM_OK;
 }
 
-int comm_btl_ofi_register_local(struct btl_ofi_module *m, void *ptr, size_t len, uint64_t access,
-                                struct fid_mr **mr_out, void **desc_out)
+int comm_btl_ofi_register_local(struct btl_ofi_module *m, unsigned k, void *ptr, size_t len,
+                                uint64_t access, struct fid_mr **mr_out, void **desc_out)
 {
     struct fid_mr *mr;
     int rc;
@@ -64,7 +64,7 @@ int comm_btl_ofi_register_local(struct btl_ofi_module *m, void *ptr, size_t len,
     if (!(m->mr_mode & FI_MR_LOCAL)) {
         return COMM_OK;
     }
-    rc = ofi_mr_open_on(&m->rails[0], ptr, len, access, m->next_key++, &mr);
+    rc = ofi_mr_open_on(&m->rails[k], ptr, len, access, m->next_key++, &mr);
     if (rc < 0) {
         return rc;
     }
@@ -268,11 +268,11 @@ static int ofi_post_read(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, 
         if (rc < 0) {
             return rc;
         }
-        desc = b->local[b->n]->desc;
+        desc = comm_btl_ofi_mr_desc(b->local[b->n], ep->home);
     }
     b->n++;
     for (;;) {
-        ret = fi_read(m->rails[0].ep, local, n, desc, ep->addr, raddr, key, &r->op.ctx);
+        ret = fi_read(m->rails[ep->home].ep, local, n, desc, ep->addr, raddr, key, &r->op.ctx);
         if (ret != -FI_EAGAIN) {
             break;
         }
@@ -436,7 +436,7 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
     char *dst = a->redo ? a->dst : g->dst;
     uint64_t raddr = a->redo ? a->raddr : g->raddr;
     uint64_t now = 0;
-    int rail = 0;
+    int rail = (int)g->ep->home;
     void *desc = NULL;
     ssize_t ret;
 
@@ -459,7 +459,7 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
     if (ret == -FI_EAGAIN) {
         return COMM_AGAIN;
     }
-    if (ret != 0 && rail > 0) {
+    if (ret != 0 && (unsigned)rail != g->ep->home) {
         char cause[160];
 
         snprintf(cause, sizeof(cause), "a read could not be posted: %s",

@@ -23,14 +23,15 @@ static int ofi_post_tx(struct btl_ofi_module *m, struct btl_ofi_tx *tx)
      * messages, which no one waits for, are injected. */
     if (tx->len <= m->inject_size &&
         ((struct btl_ofi_hdr *)(void *)tx->buf)->kind == BTL_OFI_CREDIT) {
-        ret = fi_inject(m->rails[0].ep, tx->buf, tx->len, tx->ep->addr);
+        ret = fi_inject(m->rails[tx->ep->home].ep, tx->buf, tx->len, tx->ep->addr);
         if (ret == 0) {
             tx->next = m->tx_free;
             m->tx_free = tx;
             return COMM_OK;
         }
     } else {
-        ret = fi_send(m->rails[0].ep, tx->buf, tx->len, m->tx_desc, tx->ep->addr, &tx->op.ctx);
+        ret = fi_send(m->rails[tx->ep->home].ep, tx->buf, tx->len, m->rails[tx->ep->home].tx_desc,
+                      tx->ep->addr, &tx->op.ctx);
         if (ret == 0) {
             m->tx_posted++;
             return COMM_OK;

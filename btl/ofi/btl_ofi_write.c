@@ -37,7 +37,7 @@ static ssize_t ofi_write_landed(struct btl_ofi_module *m, struct btl_ofi_awrite 
                              .rma_iov_count = 1,
                              .context = &a->op.ctx};
 
-    return fi_writemsg(m->rails[0].ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    return fi_writemsg(m->rails[a->ep->home].ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
 }
 
 /* Posts the next piece of A (all of it when it fits one): COMM_OK, COMM_AGAIN (the provider is
@@ -46,7 +46,7 @@ static ssize_t ofi_write_landed(struct btl_ofi_module *m, struct btl_ofi_awrite 
  * carries the token. */
 static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 {
-    void *desc = a->local != NULL ? a->local->desc : NULL;
+    void *desc = a->local != NULL ? comm_btl_ofi_mr_desc(a->local, a->ep->home) : NULL;
     size_t n = comm_btl_ofi_write_next(a->len, a->landed, comm_btl_ofi_write_size(m, a->ep));
     const char *from = (const char *)a->buf + a->landed;
     ssize_t ret;
@@ -63,8 +63,8 @@ static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
             return ofi_write_post(m, a);
         }
     } else {
-        ret = fi_writedata(m->rails[0].ep, from, n, desc, a->token, a->ep->addr, a->raddr + a->landed,
-                           a->key, &a->op.ctx);
+        ret = fi_writedata(m->rails[a->ep->home].ep, from, n, desc, a->token, a->ep->addr,
+                           a->raddr + a->landed, a->key, &a->op.ctx);
     }
     if (ret == -FI_EAGAIN) {
         return COMM_AGAIN;
@@ -116,7 +116,7 @@ static int ofi_write_post_one_sided(struct btl_ofi_module *m, struct btl_ofi_awr
         }
     }
     if (a->local != NULL) {
-        desc = a->local->desc;
+        desc = comm_btl_ofi_mr_desc(a->local, a->ep->home);
     }
     ret = ofi_write_landed(m, a, from, n, desc);
     if (ret == -FI_EAGAIN) {

@@ -1239,8 +1239,11 @@ int comm_p2p_init(long rank, long size, const long *local_peers, size_t nlocal)
     }
     p2p_write_slots_init();
     for (long r = 0; r < size; r++) {
-        struct comm_btl_peer peer = {
-            .rank = r, .is_self = r == rank, .local_rank = -1, .host = comm_job_topo_host(r)};
+        struct comm_btl_peer peer = {.rank = r,
+                                     .is_self = r == rank,
+                                     .local_rank = -1,
+                                     .host = comm_job_topo_host(r),
+                                     .level = comm_job_topo_shared_level(rank, r)};
 
         p2p_procs[r].rank = r;
         for (size_t i = 0; i < nlocal; i++) {
