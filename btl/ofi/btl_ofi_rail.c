@@ -364,7 +364,7 @@ int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint
                                  used ? "; " : "", m->fabrics[f].level_name,
                                  m->fabrics[f].where,
                                  m->fabrics[f].rails == 0 ? m->fabrics[f].why
-                                                          : "the peer has no rail on it");
+                                                          : "its host has no rail on it");
         if (used >= sizeof(why)) {
             used = sizeof(why) - 1;
         }
@@ -380,8 +380,8 @@ int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint
         m->fabrics[first].warned = true;
         ofi_fabric_text(m, f, over, sizeof(over));
         comm_log_warn("btl_ofi",
-                      "host %s: the %s fabric does not serve rank %ld (host %s), %s; peers "
-                      "there go over %s",
+                      "host %s: the %s fabric does not serve rank %ld on host %s (%s); its "
+                      "peers go over %s",
                       m->host, m->fabrics[first].level_name, ep->base.peer,
                       comm_btl_ofi_peer_host(ep), why, over);
     }
@@ -592,10 +592,10 @@ void comm_btl_ofi_rails_log_reach(const struct btl_ofi_module *m)
         char ranks[256];
         long n = ofi_rail_reach_text(m, k, ranks, sizeof(ranks));
 
-        used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s (%s) %s %s", k ? "; " : "",
+        used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s (%s) %s%s", k ? "; " : "",
                                  m->rails[k].name, m->rails[k].info->fabric_attr->name,
-                                 n == 0 ? "reaches no peer" : n == 1 ? "reaches rank" : "reaches ranks",
-                                 ranks);
+                                 n == 0 ? "reaches no peer" : n == 1 ? "reaches rank " : "reaches ranks ",
+                                 n == 0 ? "" : ranks);
     }
     if (m->rank == 0) {
         comm_log_info("btl_ofi", "rails of rank 0 on host %s: %s", m->host, text);
