@@ -725,6 +725,63 @@ static void topo_draw_switch(const struct comm_topo *t, int s, int depth, FILE *
     }
 }
 
+/* Whether switches A and B give the same fabric (provider and devices). */
+static bool topo_same_fabric(const struct comm_topo_switch *a, const struct comm_topo_switch *b)
+{
+    return (a->provider == NULL ? b->provider == NULL
+                                : b->provider != NULL && strcmp(a->provider, b->provider) == 0) &&
+           (a->nics == NULL ? b->nics == NULL : b->nics != NULL && strcmp(a->nics, b->nics) == 0);
+}
+
+/* Which fabric serves each level: every distinct Provider=/Nics= of its switches, with how many
+ * give it.  Nothing when no switch gives one. */
+static void topo_draw_fabrics(const struct comm_topo *t, FILE *out)
+{
+    bool any = false;
+
+    for (size_t s = 0; s < t->nswitches && !any; s++) {
+        any = t->switches[s].provider != NULL || t->switches[s].nics != NULL;
+    }
+    if (!any) {
+        return;
+    }
+    fprintf(out, "fabrics by level (two hosts talk over that of the lowest switch above both "
+                 "that gives one):\n");
+    for (int k = 1; k < t->nlevels; k++) {
+        bool first = true;
+
+        fprintf(out, "  %s:", t->level_names[k]);
+        for (size_t s = 0; s < t->nswitches; s++) {
+            const struct comm_topo_switch *sw = &t->switches[s];
+            size_t count = 0, seen = 0;
+
+            if (sw->level != k) {
+                continue;
+            }
+            for (size_t o = 0; o < t->nswitches; o++) {
+                if (t->switches[o].level == k && topo_same_fabric(sw, &t->switches[o])) {
+                    count++;
+                    seen += o < s;
+                }
+            }
+            if (seen > 0) {
+                continue; /* said with the first switch that gives it */
+            }
+            if (sw->provider == NULL && sw->nics == NULL) {
+                fprintf(out, "%s none, the level above serves (%zu switch%s)", first ? "" : ";",
+                        count, count == 1 ? "" : "es");
+            } else {
+                fprintf(out, "%s %s on %s (%zu switch%s)", first ? "" : ";",
+                        sw->provider != NULL ? sw->provider : "the default provider",
+                        sw->nics != NULL ? sw->nics : "the hosts' rails", count,
+                        count == 1 ? "" : "es");
+            }
+            first = false;
+        }
+        fputc('\n', out);
+    }
+}
+
 void comm_topo_draw(const struct comm_topo *t, FILE *out)
 {
     fprintf(out, "topology: %s (%s), %d levels: host", t->path,
@@ -743,6 +800,7 @@ void comm_topo_draw(const struct comm_topo *t, FILE *out)
             topo_draw_switch(t, (int)s, 0, out);
         }
     }
+    topo_draw_fabrics(t, out);
 }
 
 /* ---- groups at one level --------------------------------------------------------------- */

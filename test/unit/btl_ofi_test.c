@@ -687,6 +687,58 @@ START_TEST(sizing_setting_refuses_small_or_malformed_budgets)
 }
 END_TEST
 
+/* The rails of the fabrics on a host's path: the highest level's first, each (provider,
+ * device) once with every fabric it serves, a fabric without Nics= on the job's devices; a
+ * malformed Nics= or too many rails names the fabric at fault. */
+START_TEST(rail_plan_per_level)
+{
+    const struct comm_btl_fabric fabrics[] = {
+        {.level = 1, .level_name = "rack", .where = "r0", .provider = "verbs", .nics = "mlx5_0,mlx5_1"},
+        {.level = 2, .level_name = "pod", .where = "p0", .provider = "verbs", .nics = "mlx5_1"},
+        {.level = 3, .level_name = "spine", .where = "s", .provider = "tcp", .nics = NULL},
+    };
+    struct comm_btl_fabric bad[] = {
+        {.level = 1, .level_name = "rack", .where = "r0", .provider = NULL, .nics = "eth0,,eth1"},
+        {.level = 2, .level_name = "spine", .where = "s", .provider = "tcp", .nics = "eth2"},
+    };
+    struct comm_btl_fabric many[] = {
+        {.level = 1, .level_name = "rack", .where = "r0", .provider = NULL,
+         .nics = "a0,a1,a2,a3,a4,a5"},
+        {.level = 2, .level_name = "spine", .where = "s", .provider = "tcp",
+         .nics = "b0,b1,b2"},
+    };
+    struct comm_btl_ofi_rail_spec specs[COMM_BTL_OFI_PLAN_MAX];
+    size_t n = 99, at = 99;
+    char expected[256];
+
+    ck_assert_int_eq(comm_btl_ofi_rail_plan(fabrics, 3, specs, &n, &at, expected,
+                                            sizeof(expected)),
+                     COMM_OK);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_str_eq(specs[0].provider, "tcp");
+    ck_assert_str_eq(specs[0].name, "");
+    ck_assert_uint_eq(specs[0].fabrics, 1u << 2);
+    ck_assert_str_eq(specs[1].provider, "verbs");
+    ck_assert_str_eq(specs[1].name, "mlx5_1");
+    ck_assert_uint_eq(specs[1].fabrics, (1u << 1) | (1u << 0));
+    ck_assert_str_eq(specs[2].name, "mlx5_0");
+    ck_assert_uint_eq(specs[2].fabrics, 1u << 0);
+    /* no fabrics: no rails */
+    ck_assert_int_eq(comm_btl_ofi_rail_plan(fabrics, 0, specs, &n, &at, expected,
+                                            sizeof(expected)),
+                     COMM_OK);
+    ck_assert_uint_eq(n, 0);
+    ck_assert_int_eq(comm_btl_ofi_rail_plan(bad, 2, specs, &n, &at, expected, sizeof(expected)),
+                     COMM_ERR_BAD_PARAM);
+    ck_assert_uint_eq(at, 0);
+    ck_assert_uint_eq(n, 0);
+    ck_assert_int_eq(comm_btl_ofi_rail_plan(many, 2, specs, &n, &at, expected, sizeof(expected)),
+                     COMM_ERR_BAD_PARAM);
+    ck_assert_uint_eq(at, 0);
+    ck_assert_ptr_nonnull(strstr(expected, "at most 8 rails"));
+}
+END_TEST
+
 /* Rails come from the topology file, else an allowlist of several devices, else the job's
  * interfaces when several; one device, an exclusion list or none means no rails. */
 START_TEST(rail_names_topology_then_allowlist_then_job_interfaces)
@@ -778,6 +830,7 @@ int main(void)
     tcase_add_test(tc, sizing_never_changes_what_the_user_set);
     tcase_add_test(tc, sizing_setting_refuses_small_or_malformed_budgets);
     tcase_add_test(tc, rail_names_topology_then_allowlist_then_job_interfaces);
+    tcase_add_test(tc, rail_plan_per_level);
     suite_add_tcase(s, tc);
     return comm_test_run(s);
 }
