@@ -17,6 +17,7 @@
 static int ofi_check_backend(const char *value, char *expected_out, size_t len);
 static int ofi_check_allowlist(const char *value, char *expected_out, size_t len);
 static int ofi_check_library(const char *value, char *expected_out, size_t len);
+static int ofi_check_host_provider(const char *value, char *expected_out, size_t len);
 
 const struct comm_setting comm_btl_ofi_setting_list[] = {
     [COMM_BTL_OFI_SETTING_BACKEND] = {.name = "COMM_BACKEND",
@@ -143,6 +144,16 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                            .audience = COMM_AUDIENCE_USER,
                                            .min = 10,
                                            .max = 3600000},
+    [COMM_BTL_OFI_SETTING_HOST_PROVIDER] = {.name = "COMM_OFI_HOST_PROVIDER",
+                                            .type = COMM_SETTING_STRING,
+                                            .default_value = "",
+                                            .help = "when the network transport serves the "
+                                                    "ranks of a host too (COMM_SHM=0): shm "
+                                                    "carries them over libfabric's shared "
+                                                    "memory provider; empty: over the network "
+                                                    "rails, through loopback",
+                                            .audience = COMM_AUDIENCE_USER,
+                                            .check = ofi_check_host_provider},
 };
 
 const struct comm_setting_table comm_btl_ofi_settings = {
@@ -157,6 +168,15 @@ static int ofi_check_backend(const char *value, char *expected_out, size_t len)
         snprintf(expected_out, len,
                  "auto, verbs, rdma, tcp or one libfabric provider name "
                  "(such as tcp;ofi_rxm)");
+        return COMM_ERR_BAD_PARAM;
+    }
+    return COMM_OK;
+}
+
+static int ofi_check_host_provider(const char *value, char *expected_out, size_t len)
+{
+    if (value[0] != '\0' && strcmp(value, "shm") != 0) {
+        snprintf(expected_out, len, "shm (libfabric's shared memory provider), or empty");
         return COMM_ERR_BAD_PARAM;
     }
     return COMM_OK;

@@ -45,6 +45,7 @@ struct ofi_settings {
     long recv_memory;
     long stripe_min;
     long rail_timeout_ms;
+    const char *host_provider; /* COMM_OFI_HOST_PROVIDER */
     bool explicit_choice; /* the user named a backend or devices */
 };
 
@@ -67,6 +68,8 @@ static int ofi_read_settings(struct ofi_settings *s)
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_WRITE_PIECE], &s->write_piece)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RECV_MEMORY], &s->recv_memory)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_STRIPE_MIN], &s->stripe_min)) < 0 ||
+        (rc = comm_config_get_string(&t[COMM_BTL_OFI_SETTING_HOST_PROVIDER],
+                                     &s->host_provider)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RAIL_TIMEOUT], &s->rail_timeout_ms)) <
             0) {
         return rc;
@@ -366,9 +369,14 @@ static void ofi_spec_source(const struct btl_ofi_module *m, const struct comm_bt
                             const char *source, char *out, size_t len)
 {
     for (unsigned f = m->nfabrics; f-- > 0;) {
-        if ((spec->fabrics & (1u << f)) && m->fabrics[f].level > 0) {
+        if ((spec->fabrics & (1u << f)) && m->fabrics[f].level > 0 &&
+            m->fabrics[f].level < COMM_BTL_LEVEL_NONE) {
             snprintf(out, len, "the topology file's %s %s", m->fabrics[f].level_name,
                      m->fabrics[f].where);
+            return;
+        }
+        if ((spec->fabrics & (1u << f)) && (int)f == m->host_fabric) {
+            snprintf(out, len, "COMM_OFI_HOST_PROVIDER");
             return;
         }
     }
@@ -412,7 +420,8 @@ static int ofi_choose_rails(struct btl_ofi_module *m, const struct ofi_settings 
         if (specs[i].provider[0] != '\0') {
             mine.backend = specs[i].provider;
         }
-        if (strcmp(specs[i].provider, "shm") == 0) {
+        if (strcmp(specs[i].provider, "shm") == 0 &&
+            (m->host_fabric < 0 || specs[i].fabrics != 1u << m->host_fabric)) {
             /* In a topology file shm is comm's own, which joins the ranks of one host. */
             snprintf(tried, sizeof(tried),
                      "Provider=shm is comm's shared memory, which joins only the ranks of one "
@@ -489,55 +498,62 @@ static void ofi_add_rails(struct btl_ofi_module *m, struct fi_info **infos,
 }
 
 /*
- * The fabrics and the rails to open for them, into M->fabrics and SPECS (N_OUT): the topology's
- * fabrics on this host's path (SELF->fabrics), else, when NAMES gives rails (several devices,
- * or the topology's Nics= for this host), one fabric that serves every peer over all of them.
- * N_OUT 0: no rails, one endpoint chosen as without them.
+ * The fabrics and the rails to open for them, into M->fabrics and SPECS (N_OUT): HOST_PROVIDER's
+ * for the peers on this host when it is set (COMM_OFI_HOST_PROVIDER, index 0, level 0), then
+ * the topology's fabrics on this host's path (SELF->fabrics), else one that serves every peer
+ * over the rails NAMES gives (several devices, or the topology's Nics= for this host), else
+ * over the job's devices.  N_OUT 0: no rails, one endpoint chosen as without them.
  */
 static int ofi_plan_fabrics(struct btl_ofi_module *m, const struct comm_btl_self_info *self,
                             const struct comm_btl_ofi_names *names, const char *source,
-                            struct comm_btl_ofi_rail_spec *specs, size_t *n_out)
+                            const char *host_provider, struct comm_btl_ofi_rail_spec *specs,
+                            size_t *n_out)
 {
-    char expected[256];
-    size_t bad = 0;
+    struct comm_btl_fabric all[BTL_OFI_FABRICS_MAX];
+    char expected[256], every[COMM_BTL_OFI_MAX_DEVICES * COMM_BTL_OFI_NAME];
+    size_t nf = 0, bad = 0;
 
     *n_out = 0;
-    if (self->nfabrics > 0) {
-        size_t nf = self->nfabrics < BTL_OFI_FABRICS_MAX ? self->nfabrics : BTL_OFI_FABRICS_MAX;
+    m->host_fabric = -1;
+    if (host_provider[0] != '\0') {
+        m->host_fabric = 0;
+        all[nf++] = (struct comm_btl_fabric){.level = 0,
+                                             .level_name = "host",
+                                             .where = m->host,
+                                             .provider = host_provider,
+                                             .nics = host_provider};
+    }
+    for (size_t f = 0; f < self->nfabrics && nf < BTL_OFI_FABRICS_MAX; f++) {
+        all[nf++] = self->fabrics[f];
+    }
+    if (self->nfabrics == 0 && (names->count > 0 || nf > 0)) {
+        every[0] = '\0';
+        for (size_t i = 0; i < names->count; i++) {
+            size_t used = strlen(every);
 
-        for (size_t f = 0; f < nf; f++) {
-            struct btl_ofi_fabric *fab = &m->fabrics[f];
+            snprintf(every + used, sizeof(every) - used, "%s%s", i ? "," : "", names->names[i]);
+        }
+        all[nf++] = (struct comm_btl_fabric){.level = COMM_BTL_LEVEL_NONE,
+                                             .level_name = "every level",
+                                             .where = source != NULL ? source : "the job's devices",
+                                             .provider = NULL,
+                                             .nics = every[0] ? every : NULL};
+    }
+    for (size_t f = 0; f < nf; f++) {
+        struct btl_ofi_fabric *fab = &m->fabrics[f];
 
-            fab->level = self->fabrics[f].level;
-            snprintf(fab->level_name, sizeof(fab->level_name), "%s", self->fabrics[f].level_name);
-            snprintf(fab->where, sizeof(fab->where), "%s", self->fabrics[f].where);
-        }
-        m->nfabrics = (unsigned)nf;
-        if (comm_btl_ofi_rail_plan(self->fabrics, nf, specs, n_out, &bad, expected,
-                                   sizeof(expected)) < 0) {
-            comm_log_error("btl_ofi",
-                           "the topology file's %s %s: Provider=%s Nics=%s for host %s: "
-                           "expected %s",
-                           self->fabrics[bad].level_name, self->fabrics[bad].where,
-                           self->fabrics[bad].provider ? self->fabrics[bad].provider : "(none)",
-                           self->fabrics[bad].nics ? self->fabrics[bad].nics : "(none)", m->host,
-                           expected);
-            return COMM_ERR_BAD_PARAM;
-        }
-        return COMM_OK;
+        fab->level = all[f].level;
+        snprintf(fab->level_name, sizeof(fab->level_name), "%s", all[f].level_name);
+        snprintf(fab->where, sizeof(fab->where), "%s", all[f].where);
     }
-    if (names->count == 0) {
-        return COMM_OK;
+    m->nfabrics = (unsigned)nf;
+    if (comm_btl_ofi_rail_plan(all, nf, specs, n_out, &bad, expected, sizeof(expected)) < 0) {
+        comm_log_error("btl_ofi", "the %s fabric (%s): Provider=%s Nics=%s for host %s: expected %s",
+                       all[bad].level_name, all[bad].where,
+                       all[bad].provider ? all[bad].provider : "(none)",
+                       all[bad].nics ? all[bad].nics : "(none)", m->host, expected);
+        return COMM_ERR_BAD_PARAM;
     }
-    m->nfabrics = 1;
-    snprintf(m->fabrics[0].level_name, sizeof(m->fabrics[0].level_name), "every level");
-    snprintf(m->fabrics[0].where, sizeof(m->fabrics[0].where), "(%s)", source);
-    for (size_t i = 0; i < names->count && i < COMM_BTL_OFI_PLAN_MAX; i++) {
-        specs[i].provider[0] = '\0';
-        snprintf(specs[i].name, sizeof(specs[i].name), "%s", names->names[i]);
-        specs[i].fabrics = 1;
-    }
-    *n_out = names->count < COMM_BTL_OFI_PLAN_MAX ? names->count : COMM_BTL_OFI_PLAN_MAX;
     return COMM_OK;
 }
 
@@ -698,6 +714,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     size_t nspecs = 0, chosen[BTL_OFI_RAILS_MAX];
     struct fi_info *rail_infos[BTL_OFI_RAILS_MAX] = {NULL};
     size_t nrail_infos = 0, sizes[3];
+    const char *host_provider;
     bool railed;
     char rails_text[640];
     int rc;
@@ -734,10 +751,20 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     }
     /* Rails: one endpoint per device (several, or the one the topology file names), or per
      * provider and device of the topology's fabrics. */
+    /* libfabric's shm for this host's ranks: only when this transport serves them. */
+    host_provider = serve_local && self->local_size > 1 ? s.host_provider : "";
+    if (s.host_provider[0] != '\0' && !serve_local && self->local_rank == 0) {
+        comm_log_info("btl_ofi",
+                      "COMM_OFI_HOST_PROVIDER=%s is not used: comm's shared memory serves the "
+                      "ranks of host %s (COMM_SHM=0 would hand them to libfabric)",
+                      s.host_provider, self->host != NULL ? self->host : "?");
+    }
     railed = self->nfabrics > 0 || rail_names.count > 1 ||
-             (self->rails != NULL && rail_names.count == 1);
+             (self->rails != NULL && rail_names.count == 1) || host_provider[0] != '\0';
     if (!railed) {
         comm_btl_ofi_restrict_env(&devices);
+    } else if (rail_source == NULL) {
+        rail_source = "the job's devices";
     }
     ofi_size_receives(&s, self);
     ofi_size_env(self->size, s.credits, s.frag, s.eager);
@@ -746,6 +773,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
         return COMM_ERR_NOMEM;
     }
     m->base.ops = &comm_btl_ofi;
+    m->host_fabric = -1;
     m->recv = recv;
     m->rank = self->rank;
     m->size = self->size;
@@ -764,7 +792,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     }
     m->railed = railed;
     if (railed) {
-        rc = ofi_plan_fabrics(m, self, &rail_names, rail_source, specs, &nspecs);
+        rc = ofi_plan_fabrics(m, self, &rail_names, rail_source, host_provider, specs, &nspecs);
         if (rc == COMM_OK) {
             rc = ofi_choose_rails(m, &s, specs, nspecs, &devices, rail_source, rail_infos,
                                   chosen, &nrail_infos);

@@ -331,6 +331,7 @@ struct btl_ofi_module {
     bool railed;
     struct btl_ofi_fabric fabrics[BTL_OFI_FABRICS_MAX];
     unsigned nfabrics;
+    int host_fabric; /* the fabric of this host's ranks (COMM_OFI_HOST_PROVIDER); -1: none */
     uint64_t rails_checked_ns; /* the last comm_btl_ofi_rails_check */
     size_t stripe_min;      /* COMM_RAIL_STRIPE_MIN */
     uint64_t rail_timeout_ns; /* COMM_RAIL_TIMEOUT_MS */
@@ -447,6 +448,17 @@ int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices
 void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len);
 
 /* btl_ofi_rail.c: rails (see there). */
+
+/* The address rail K is given for RADDR of the registration with KEY: the registration's base
+ * (its key) plus the offset when the rail addresses memory virtually and the first rail by
+ * offsets (btl_ofi_rail.c, ofi_rail_compatible). */
+static inline uint64_t btl_ofi_raddr(const struct btl_ofi_module *m, unsigned k, uint64_t raddr,
+                                     uint64_t key)
+{
+    return (m->rails[k].mr_mode & FI_MR_VIRT_ADDR) && !(m->mr_mode & FI_MR_VIRT_ADDR)
+               ? key + raddr
+               : raddr;
+}
 
 uint64_t comm_btl_ofi_now_ns(void);
 /* Opens what R lacks of fabric, domain, completion queue and address vector, then an

@@ -157,6 +157,12 @@ static bool ofi_rail_compatible(const struct btl_ofi_module *m, const struct btl
                  m->provider);
         return false;
     }
+    /* A rail that addresses memory virtually beside a first rail that uses offsets reads at
+     * the registration's base (its key, which it is asked to take too) plus the offset. */
+    if (((r->mr_mode & FI_MR_VIRT_ADDR) && !(m->mr_mode & FI_MR_VIRT_ADDR)) &&
+        r->info->domain_attr->mr_key_size >= 8) {
+        return true;
+    }
     if (((r->mr_mode ^ m->mr_mode) & FI_MR_VIRT_ADDR) != 0 ||
         r->info->domain_attr->mr_key_size < 8) {
         snprintf(why, len, "provider %s addresses registered memory unlike the home rail's %s",
@@ -267,6 +273,9 @@ static uint32_t ofi_rails_pair(struct btl_ofi_module *m, struct btl_ofi_endpoint
     for (unsigned k = 0; k < m->nrails; k++) {
         const struct btl_ofi_rail *r = &m->rails[k];
 
+        if (m->host_fabric >= 0 && r->fabrics == 1u << m->host_fabric && !ep->same_host) {
+            continue; /* the host's own fabric: another host's address there means nothing */
+        }
         for (size_t j = 0; j < n; j++) {
             struct ofi_rail_published *p = &pub[j];
             fi_addr_t addr = FI_ADDR_UNSPEC;

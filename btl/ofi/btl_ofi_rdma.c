@@ -272,7 +272,8 @@ static int ofi_post_read(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, 
     }
     b->n++;
     for (;;) {
-        ret = fi_read(m->rails[ep->home].ep, local, n, desc, ep->addr, raddr, key, &r->op.ctx);
+        ret = fi_read(m->rails[ep->home].ep, local, n, desc, ep->addr,
+                      btl_ofi_raddr(m, ep->home, raddr, key), key, &r->op.ctx);
         if (ret != -FI_EAGAIN) {
             break;
         }
@@ -454,8 +455,8 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
     if (a->local != NULL) {
         desc = comm_btl_ofi_mr_desc(a->local, (unsigned)rail);
     }
-    ret = fi_read(m->rails[rail].ep, dst, n, desc, g->ep->rail_addr[rail], raddr, g->key,
-                  &a->op.ctx);
+    ret = fi_read(m->rails[rail].ep, dst, n, desc, g->ep->rail_addr[rail],
+                  btl_ofi_raddr(m, (unsigned)rail, raddr, g->key), g->key, &a->op.ctx);
     if (ret == -FI_EAGAIN) {
         return COMM_AGAIN;
     }

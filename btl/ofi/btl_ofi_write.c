@@ -28,7 +28,8 @@ static ssize_t ofi_write_landed(struct btl_ofi_module *m, struct btl_ofi_awrite 
                                 const char *from, size_t n, void *desc)
 {
     struct iovec iov = {(void *)(uintptr_t)from, n};
-    struct fi_rma_iov rma = {a->raddr + a->landed, n, a->key};
+    struct fi_rma_iov rma = {btl_ofi_raddr(m, a->ep->home, a->raddr + a->landed, a->key), n,
+                             a->key};
     struct fi_msg_rma msg = {.msg_iov = &iov,
                              .desc = &desc,
                              .iov_count = 1,
@@ -64,7 +65,8 @@ static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
         }
     } else {
         ret = fi_writedata(m->rails[a->ep->home].ep, from, n, desc, a->token, a->ep->addr,
-                           a->raddr + a->landed, a->key, &a->op.ctx);
+                           btl_ofi_raddr(m, a->ep->home, a->raddr + a->landed, a->key), a->key,
+                           &a->op.ctx);
     }
     if (ret == -FI_EAGAIN) {
         return COMM_AGAIN;
