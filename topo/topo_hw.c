@@ -10,6 +10,7 @@
 #include "base/error.h"
 
 #include <hwloc.h>
+#include <hwloc/glibc-sched.h>
 
 #include <errno.h>
 
@@ -185,4 +186,76 @@ int comm_topo_hw_place(long local_rank, struct comm_topo_hw_place *out, char *er
     hwloc_bitmap_free(allowed);
     hwloc_topology_destroy(topo);
     return rc;
+}
+
+/* The union of the cores of TOPO whose logical index is FROM or more, into SET. */
+static void hw_cores_from(hwloc_topology_t topo, long from, hwloc_bitmap_t set)
+{
+    int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    hwloc_obj_type_t type = n > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+
+    n = hwloc_get_nbobjs_by_type(topo, type);
+    hwloc_bitmap_zero(set);
+    for (int i = (int)from; i < n; i++) {
+        hwloc_obj_t core = hwloc_get_obj_by_type(topo, type, (unsigned)i);
+
+        if (core != NULL && core->cpuset != NULL) {
+            hwloc_bitmap_or(set, set, core->cpuset);
+        }
+    }
+}
+
+int comm_topo_hw_device_cpus(const char *device, long local_size, cpu_set_t *cpus, char *where,
+                             size_t len)
+{
+    hwloc_topology_t topo;
+    hwloc_bitmap_t set;
+    hwloc_obj_t dev = NULL;
+    hwloc_const_cpuset_t all;
+    int cores;
+
+    CPU_ZERO(cpus);
+    if (hwloc_topology_init(&topo) != 0) {
+        snprintf(where, len, "cannot initialize hwloc");
+        return COMM_ERR_SYSTEM;
+    }
+    hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    if (hwloc_topology_load(topo) != 0 || (set = hwloc_bitmap_alloc()) == NULL) {
+        snprintf(where, len, "hwloc cannot read this host's topology");
+        hwloc_topology_destroy(topo);
+        return COMM_ERR_SYSTEM;
+    }
+    all = hwloc_topology_get_topology_cpuset(topo);
+    while (device != NULL && device[0] != '\0' && (dev = hwloc_get_next_osdev(topo, dev)) != NULL) {
+        if (dev->name != NULL && strcmp(dev->name, device) == 0) {
+            break;
+        }
+    }
+    if (dev != NULL) {
+        hwloc_obj_t near = hwloc_get_non_io_ancestor_obj(topo, dev);
+
+        if (near != NULL && near->cpuset != NULL && !hwloc_bitmap_isequal(near->cpuset, all)) {
+            hwloc_bitmap_copy(set, near->cpuset);
+            snprintf(where, len, "near %s", device);
+        } else {
+            dev = NULL; /* anywhere near it: as if hwloc did not know it */
+        }
+    }
+    if (dev == NULL) {
+        cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+        cores = cores > 0 ? cores : hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        hw_cores_from(topo, local_size, set);
+        if (!hwloc_bitmap_iszero(set)) {
+            snprintf(where, len, "on the cores the host's %ld rank%s leave%s free", local_size,
+                     local_size == 1 ? "" : "s", local_size == 1 ? "s" : "");
+        } else {
+            hwloc_bitmap_copy(set, all);
+            snprintf(where, len, "anywhere: the host's %ld ranks use all its %d cores", local_size,
+                     cores);
+        }
+    }
+    hwloc_cpuset_to_glibc_sched_affinity(topo, set, cpus, sizeof(*cpus));
+    hwloc_bitmap_free(set);
+    hwloc_topology_destroy(topo);
+    return COMM_OK;
 }

@@ -17,6 +17,7 @@
 #ifndef COMM_TOPO_HW_H
 #define COMM_TOPO_HW_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -51,5 +52,18 @@ int comm_topo_hw_find(const char *name);
  */
 int comm_topo_hw_place(long local_rank, struct comm_topo_hw_place *out, char *err,
                        size_t errlen);
+
+/*
+ * The PUs for a thread that serves the network device DEVICE (an interface or a libfabric
+ * domain name) on a host with LOCAL_SIZE ranks, into CPUS: those near the device (the cores
+ * of the object that holds its PCI device, from hwloc's I/O discovery); when hwloc places
+ * the device nowhere (virtual devices, or none that name), the cores the host's ranks leave
+ * free, the launcher binding local rank i to the i-th core; when they leave none, every PU.
+ * WHERE says which, for messages ("near eth1", "on the cores the host's 2 ranks leave free",
+ * "anywhere: the host's 4 ranks use all its 2 cores").  COMM_ERR_SYSTEM (why in WHERE) when
+ * hwloc cannot read the host.  Cost: one hwloc load with I/O devices.
+ */
+int comm_topo_hw_device_cpus(const char *device, long local_size, cpu_set_t *cpus, char *where,
+                             size_t len);
 
 #endif

@@ -154,6 +154,18 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                                     "rails, through loopback",
                                             .audience = COMM_AUDIENCE_USER,
                                             .check = ofi_check_host_provider},
+    [COMM_BTL_OFI_SETTING_PROGRESS_THREADS] = {.name = "COMM_PROGRESS_THREADS",
+                                               .type = COMM_SETTING_INT,
+                                               .default_value = "0",
+                                               .help = "1: a thread per rail drives its "
+                                                       "provider while the program is away "
+                                                       "from MPI, bound near the rail's device "
+                                                       "(else on cores the host's ranks leave "
+                                                       "free); 0: none, the ranks' own MPI "
+                                                       "calls do it",
+                                               .audience = COMM_AUDIENCE_USER,
+                                               .min = 0,
+                                               .max = 1},
 };
 
 const struct comm_setting_table comm_btl_ofi_settings = {

@@ -46,6 +46,7 @@ struct ofi_settings {
     long stripe_min;
     long rail_timeout_ms;
     const char *host_provider; /* COMM_OFI_HOST_PROVIDER */
+    long progress_threads;     /* COMM_PROGRESS_THREADS */
     bool explicit_choice; /* the user named a backend or devices */
 };
 
@@ -70,6 +71,8 @@ static int ofi_read_settings(struct ofi_settings *s)
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_STRIPE_MIN], &s->stripe_min)) < 0 ||
         (rc = comm_config_get_string(&t[COMM_BTL_OFI_SETTING_HOST_PROVIDER],
                                      &s->host_provider)) < 0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_PROGRESS_THREADS],
+                                  &s->progress_threads)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RAIL_TIMEOUT], &s->rail_timeout_ms)) <
             0) {
         return rc;
@@ -768,6 +771,9 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     }
     ofi_size_receives(&s, self);
     ofi_size_env(self->size, s.credits, s.frag, s.eager);
+    /* Progress threads drive the rails beside the rank: the domains must take calls from two
+     * threads. */
+    comm_btl_ofi_set_thread_safe(s.progress_threads > 0);
     m = calloc(1, sizeof(*m));
     if (m == NULL) {
         return COMM_ERR_NOMEM;
@@ -903,6 +909,12 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
                   iface[0] ? ", interface " : "", iface, allowed, devices.source, write_text,
                   m->rma ? "read from the sender's memory " : "copied through fragments",
                   m->rma ? read_text : "");
+    if (s.progress_threads > 0) {
+        rc = comm_btl_ofi_threads_start(m, self->local_rank, self->local_size);
+        if (rc < 0) {
+            goto out_close;
+        }
+    }
     *module_out = &m->base;
     return COMM_OK;
 out_close:
@@ -1102,6 +1114,7 @@ void comm_btl_ofi_close_fid(struct fid *fid, const char *what)
 
 static void ofi_close_all(struct btl_ofi_module *m)
 {
+    comm_btl_ofi_threads_stop(m);
     comm_btl_ofi_drop_gets(m);
     comm_btl_ofi_drop_writes(m);
     comm_btl_ofi_mr_cache_flush(&m->mrs);

@@ -44,6 +44,8 @@
 #ifndef COMM_BTL_OFI_MODULE_H
 #define COMM_BTL_OFI_MODULE_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -193,6 +195,11 @@ struct btl_ofi_rail {
     bool down;
     uint64_t retry_ns;      /* when a piece may try it again (once none is left on it) */
     unsigned long downs;    /* times it was taken out */
+    /* Its progress thread (btl_ofi_thread.c), when COMM_PROGRESS_THREADS=1. */
+    pthread_t thread;
+    bool thread_started;
+    atomic_bool thread_stop;
+    atomic_ulong thread_calls; /* progress calls it made */
 };
 
 /*
@@ -444,8 +451,17 @@ int comm_btl_ofi_getinfo(const char *provider, const struct comm_btl_ofi_devices
                          enum comm_btl_ofi_rma rma, struct fi_info **list_out, char *why_out,
                          size_t len);
 
+/* Whether the entries getinfo chooses must take calls from several threads (progress
+ * threads): FI_THREAD_SAFE, else FI_THREAD_DOMAIN. */
+void comm_btl_ofi_set_thread_safe(bool on);
+
 /* The network interface carrying the entry's source address, or "" (written to out). */
 void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len);
+
+/* btl_ofi_thread.c: a progress thread per rail (see there), bound by LOCAL_RANK among
+ * LOCAL_SIZE ranks of the host; stop joins them (none started: nothing). */
+int comm_btl_ofi_threads_start(struct btl_ofi_module *m, long local_rank, long local_size);
+void comm_btl_ofi_threads_stop(struct btl_ofi_module *m);
 
 /* btl_ofi_rail.c: rails (see there). */
 

@@ -85,6 +85,14 @@ void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len
     select_interface(info, out, len, &loopback);
 }
 
+/* Whether the domains must take calls from several threads (progress threads). */
+static bool select_thread_safe;
+
+void comm_btl_ofi_set_thread_safe(bool on)
+{
+    select_thread_safe = on;
+}
+
 static struct fi_info *select_hints(const char *provider, enum comm_btl_ofi_rma rma)
 {
     struct fi_info *hints = comm_btl_ofi_fi_dupinfo(NULL);
@@ -104,7 +112,7 @@ static struct fi_info *select_hints(const char *provider, enum comm_btl_ofi_rma 
     hints->mode = FI_CONTEXT | FI_CONTEXT2;
     hints->domain_attr->mr_mode =
         FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
-    hints->domain_attr->threading = FI_THREAD_DOMAIN;
+    hints->domain_attr->threading = select_thread_safe ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
     hints->tx_attr->msg_order = FI_ORDER_SAS;
     hints->rx_attr->msg_order = FI_ORDER_SAS;
     if (provider != NULL) {

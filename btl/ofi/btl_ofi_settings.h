@@ -23,6 +23,7 @@ enum comm_btl_ofi_setting {
     COMM_BTL_OFI_SETTING_STRIPE_MIN,
     COMM_BTL_OFI_SETTING_RAIL_TIMEOUT,
     COMM_BTL_OFI_SETTING_HOST_PROVIDER,
+    COMM_BTL_OFI_SETTING_PROGRESS_THREADS,
 };
 
 extern const struct comm_setting comm_btl_ofi_setting_list[];
