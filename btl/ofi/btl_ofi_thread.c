@@ -28,9 +28,11 @@
 #include <string.h>
 #include <time.h>
 
-/* Between two calls of a thread: 50 us keeps a peer's read of 1 MiB from waiting on it (a
- * piece takes longer on the wire) and costs a host of ranks little. */
-static const long BTL_OFI_THREAD_NAP_NS = 50000;
+/* Between two calls of a thread.  A provider's progress call moves what the sockets take
+ * (megabytes), so a peer's read waits little; a 8-byte ping-pong between two ranks of a 2-core
+ * host took 6.0-7.8 us with threads napping 50 us against 4.2-4.4 without, and 5.0-7.9 with 200
+ * (the tie is in the noise, the fewer wake-ups are not), so 200 us. */
+static const long BTL_OFI_THREAD_NAP_NS = 200000;
 
 static void *ofi_thread_main(void *arg)
 {
