@@ -164,10 +164,11 @@ struct btl_ofi_aread {
 
 /*
  * A rail: one provider on one interface or domain, with its own fabric, domain, completion
- * queue, address vector and endpoint (btl_ofi_rail.c).  Rail 0 is the home rail: fragments,
- * writes and synchronous reads go on it, and its info is the module's (m->info).  The
- * pieces of an asynchronous get are spread over every rail that reaches the peer, each to the
- * rail where it would end first given the bytes already on it and what the rail delivers.
+ * queue, address vector and endpoint (btl_ofi_rail.c).  Rail 0's info is the module's
+ * (m->info).  A peer's fragments, writes and synchronous reads go on its home rail (the first
+ * of the rails of the fabric that serves it), and the pieces of an asynchronous get are spread
+ * over all of that fabric's rails that reach the peer, each to the rail where it would end
+ * first given the bytes already on it and what the rail delivers.
  */
 struct btl_ofi_rail {
     char name[64];     /* the interface or domain, as named */

@@ -4,13 +4,18 @@
  * Layer: btl/ofi.  Must not: put a piece on a rail that does not reach its peer, or read a
  * piece again while its first read could still land.
  *
- * Which devices: the topology file's (the host's Nics=, or the nearest switch's above it),
- * else COMM_DEVICE_ALLOWLIST when it names several, else the job's interfaces when comm-run
- * chose several.  Each opens on its own (the same provider candidates as a single device);
- * one that cannot is a warning naming the host and the device, and the first that opens is the
- * home rail.  Each rail publishes its address; a peer's rail is paired with ours when both run
- * the same provider on the same fabric (libfabric's fabric name: the IP network for tcp, the
- * subnet for verbs).
+ * Which rails: one per (provider, device) of the fabrics on this host's path up the topology
+ * (a switch's Provider= and Nics=, lowest level first; comm_btl_ofi_rail_plan), plus the host
+ * level's with COMM_OFI_HOST_PROVIDER; without fabrics in the file, the host's own Nics=, else
+ * COMM_DEVICE_ALLOWLIST when it names several, else the job's interfaces when comm-run chose
+ * several, as one fabric that serves every peer.  Each opens on its own (its fabric's provider,
+ * else COMM_BACKEND's candidates); one that cannot is a warning naming the host and the device,
+ * and the first that opens is rails[0], whose info is the module's.  Each rail publishes its
+ * address; a peer's rail is paired with ours when both run the same provider on the same
+ * fabric (libfabric's fabric name: the IP network for tcp, the subnet for verbs).  A peer is
+ * served by the paired rails of the fabric of the lowest level it shares with this rank, else
+ * of the next level up that has some (a warning says so once per level), and its fragments,
+ * writes and synchronous reads go on the first of them (ep->home), the same at both ends.
  *
  * Striping: the pieces of an asynchronous get of COMM_RAIL_STRIPE_MIN bytes or more go, one by
  * one as slots free, to the rail on which the piece would end first: the bytes already on it
@@ -20,16 +25,19 @@
  * rates, and a rail that slows down or is shared gets less within a few samples.  Rails start
  * equal.  Registrations are made on every rail with the same requested key, so the one key the
  * runtime carries names the memory on all of them; a rail whose provider chooses its own keys
- * (FI_MR_PROV_KEY), addresses memory differently from the home rail or differs from it in
- * needing local registrations (FI_MR_LOCAL) carries no pieces.
+ * (FI_MR_PROV_KEY), addresses memory by offsets where rails[0] addresses it virtually, or
+ * differs from it in needing local registrations (FI_MR_LOCAL) is not used.  One that
+ * addresses it virtually where rails[0] uses offsets (libfabric's shm beside net) is asked for
+ * rails[0]'s key, the registration's base, and read and written at key + offset
+ * (btl_ofi_raddr).
  *
  * A rail fails when a piece on it completes in error or none completes for
  * COMM_RAIL_TIMEOUT_MS while some are on it (a gap between progress calls does not count): it
  * is taken out of the schedule (a warning names host, rail and cause), a piece that failed is
  * read again on the other rails, and pieces still on it wait for it (comm_btl_ofi_rail_failed
  * says why).  After BTL_OFI_RAIL_RETRY_NS, once nothing is left on it, it is tried with one
- * piece, and is back when that piece completes.  The home rail is never taken out for a stall,
- * and pieces fall back to it when no other rail to their peer is up.
+ * piece, and is back when that piece completes.  rails[0] is never taken out for a stall, and
+ * a peer's pieces fall back to its home rail when no other rail to it is up.
  */
 #include "config.h"
 
@@ -362,7 +370,7 @@ int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint
      * highest.  One that does not reach the peer gives way to the next level up. */
     for (f = 0; f < m->nfabrics && m->fabrics[f].level < peer->level; f++) {
     }
-    first = f < m->nfabrics ? f : m->nfabrics - 1;
+    first = f < m->nfabrics || m->nfabrics == 0 ? f : m->nfabrics - 1;
     why[0] = '\0';
     for (f = first; f < m->nfabrics; f++) {
         set = m->fabrics[f].rails & paired;
