@@ -764,9 +764,11 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     }
     railed = self->nfabrics > 0 || rail_names.count > 1 ||
              (self->rails != NULL && rail_names.count == 1) || host_provider[0] != '\0';
-    if (!railed) {
+    /* One device for the network (the host's fabric aside): the providers are told too. */
+    if (!railed || (self->nfabrics == 0 && rail_names.count == 0)) {
         comm_btl_ofi_restrict_env(&devices);
-    } else if (rail_source == NULL) {
+    }
+    if (railed && rail_source == NULL) {
         rail_source = "the job's devices";
     }
     ofi_size_receives(&s, self);
