@@ -782,6 +782,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     }
     m->base.ops = &comm_btl_ofi;
     m->host_fabric = -1;
+    pthread_mutex_init(&m->tx_lock, NULL);
     m->recv = recv;
     m->rank = self->rank;
     m->size = self->size;
@@ -795,6 +796,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->rail_timeout_ns = (uint64_t)s.rail_timeout_ms * 1000000u;
     m->eps = calloc((size_t)self->size, sizeof(*m->eps));
     if (m->eps == NULL) {
+        pthread_mutex_destroy(&m->tx_lock);
         free(m);
         return COMM_ERR_NOMEM;
     }
@@ -821,6 +823,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     }
     if (rc < 0) {
         free(m->eps);
+        pthread_mutex_destroy(&m->tx_lock);
         free(m);
         return rc;
     }
@@ -912,6 +915,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
                   m->rma ? "read from the sender's memory " : "copied through fragments",
                   m->rma ? read_text : "");
     if (s.progress_threads > 0) {
+        m->threads = true;
         rc = comm_btl_ofi_threads_start(m, self->local_rank, self->local_size);
         if (rc < 0) {
             goto out_close;
@@ -1148,6 +1152,7 @@ static void ofi_close_all(struct btl_ofi_module *m)
     free(m->tx_mem);
     free(m->bounce);
     free(m->eps);
+    pthread_mutex_destroy(&m->tx_lock);
     free(m);
 }
 
@@ -1155,6 +1160,8 @@ static void btl_ofi_close(struct comm_btl_module *module)
 {
     struct btl_ofi_module *m = (struct btl_ofi_module *)module;
     struct timespec start, now;
+
+    comm_btl_ofi_threads_stop(m); /* what follows is this thread's alone */
 
     if (m->packs_sent > 0) {
         comm_log_info("btl_ofi",

@@ -197,6 +197,7 @@ struct btl_ofi_rail {
     uint64_t retry_ns;      /* when a piece may try it again (once none is left on it) */
     unsigned long downs;    /* times it was taken out */
     /* Its progress thread (btl_ofi_thread.c), when COMM_PROGRESS_THREADS=1. */
+    struct btl_ofi_module *module;
     pthread_t thread;
     bool thread_started;
     atomic_bool thread_stop;
@@ -320,6 +321,11 @@ struct btl_ofi_module {
     long rank;
     long size;
     bool serve_local; /* COMM_SHM=0: peers on this host too */
+    /* Progress threads run (COMM_PROGRESS_THREADS=1): the backlogs, the free send buffers and
+     * the count of posted sends are then taken under TX_LOCK (btl_ofi_tx_lock), since a
+     * thread posts the backlogs too. */
+    bool threads;
+    pthread_mutex_t tx_lock;
 
     struct fi_info *info; /* the home rail's (rails[0]) */
     uint64_t mr_mode;
@@ -459,6 +465,21 @@ void comm_btl_ofi_set_thread_safe(bool on);
 /* The network interface carrying the entry's source address, or "" (written to out). */
 void comm_btl_ofi_interface_of(const struct fi_info *info, char *out, size_t len);
 
+/* The send lock (see struct btl_ofi_module's THREADS): nothing without progress threads. */
+static inline void btl_ofi_tx_lock(struct btl_ofi_module *m)
+{
+    if (m->threads) {
+        pthread_mutex_lock(&m->tx_lock);
+    }
+}
+
+static inline void btl_ofi_tx_unlock(struct btl_ofi_module *m)
+{
+    if (m->threads) {
+        pthread_mutex_unlock(&m->tx_lock);
+    }
+}
+
 /* btl_ofi_thread.c: a progress thread per rail (see there), bound by LOCAL_RANK among
  * LOCAL_SIZE ranks of the host; stop joins them (none started: nothing). */
 int comm_btl_ofi_threads_start(struct btl_ofi_module *m, long local_rank, long local_size);
@@ -559,6 +580,9 @@ int comm_btl_ofi_send(struct comm_btl_endpoint *base, const void *hdr, size_t hd
  * left (else later, unless a fragment carried them meanwhile).  Called by progress, and by
  * flush with NOW. */
 void comm_btl_ofi_push(struct btl_ofi_module *m, bool now);
+/* Posts what the provider refused before (the endpoints' backlogs), in order, until it
+ * refuses again; the part of push a progress thread does too. */
+void comm_btl_ofi_push_backlog(struct btl_ofi_module *m);
 /* Whether everything committed has been taken by the provider and completed. */
 int comm_btl_ofi_flush(struct comm_btl_module *module);
 /* Notes that a credit is owed to EP after a receive buffer was re-posted. */

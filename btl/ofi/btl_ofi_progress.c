@@ -76,9 +76,11 @@ static void ofi_on_recv(struct btl_ofi_module *m, struct btl_ofi_rx *rx, size_t 
 
 static void ofi_on_send_done(struct btl_ofi_module *m, struct btl_ofi_tx *tx)
 {
+    btl_ofi_tx_lock(m);
     tx->next = m->tx_free;
     m->tx_free = tx;
     m->tx_posted--;
+    btl_ofi_tx_unlock(m);
 }
 
 /* The error entry of CQ (rail K's) read, reported and acted on. */

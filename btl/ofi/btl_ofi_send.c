@@ -64,17 +64,29 @@ static void ofi_backlog_add(struct btl_ofi_module *m, struct btl_ofi_endpoint *e
     }
 }
 
+/* A free send buffer, or NULL; under the send lock. */
+static struct btl_ofi_tx *ofi_pop_tx(struct btl_ofi_module *m)
+{
+    struct btl_ofi_tx *tx = m->tx_free;
+
+    if (tx != NULL) {
+        m->tx_free = tx->next;
+    }
+    return tx;
+}
+
 /* A free send buffer, after reaping completions if there is none; NULL when all are busy. */
 static struct btl_ofi_tx *ofi_take_tx(struct btl_ofi_module *m)
 {
     struct btl_ofi_tx *tx;
 
-    if (m->tx_free == NULL && comm_btl_ofi_poll(m) <= 0) {
-        return NULL;
-    }
-    tx = m->tx_free;
-    if (tx != NULL) {
-        m->tx_free = tx->next;
+    btl_ofi_tx_lock(m);
+    tx = ofi_pop_tx(m);
+    btl_ofi_tx_unlock(m);
+    if (tx == NULL && comm_btl_ofi_poll(m) > 0) {
+        btl_ofi_tx_lock(m);
+        tx = ofi_pop_tx(m);
+        btl_ofi_tx_unlock(m);
     }
     return tx;
 }
@@ -95,9 +107,11 @@ static void ofi_seal_and_post(struct btl_ofi_module *m, struct btl_ofi_endpoint 
     ep->credits--;
     tx->ep = ep;
     tx->len = len;
+    btl_ofi_tx_lock(m);
     if (ep->backlog_head != NULL || ofi_post_tx(m, tx) == COMM_AGAIN) {
         ofi_backlog_add(m, ep, tx);
     }
+    btl_ofi_tx_unlock(m);
 }
 
 /* Sends EP's open pack (a credit must be left). */
@@ -232,11 +246,12 @@ static bool ofi_send_credits(struct btl_ofi_module *m, struct btl_ofi_endpoint *
         return true; /* fragments carried them meanwhile */
     }
     h.credits = (uint16_t)give;
-    tx = m->tx_free;
+    btl_ofi_tx_lock(m);
+    tx = ofi_pop_tx(m);
     if (tx == NULL) {
+        btl_ofi_tx_unlock(m);
         return false;
     }
-    m->tx_free = tx->next;
     memcpy(tx->buf, &h, sizeof(h));
     tx->len = sizeof(h);
     tx->ep = ep;
@@ -246,15 +261,18 @@ static bool ofi_send_credits(struct btl_ofi_module *m, struct btl_ofi_endpoint *
     } else if (ofi_post_tx(m, tx) == COMM_AGAIN) {
         ofi_backlog_add(m, ep, tx);
     }
+    btl_ofi_tx_unlock(m);
     ep->owed -= give;
     m->credit_msgs++;
     return true;
 }
 
-void comm_btl_ofi_push(struct btl_ofi_module *m, bool now)
+void comm_btl_ofi_push_backlog(struct btl_ofi_module *m)
 {
-    struct btl_ofi_endpoint **link = &m->backlog_list;
+    struct btl_ofi_endpoint **link;
 
+    btl_ofi_tx_lock(m);
+    link = &m->backlog_list;
     while (*link != NULL) {
         struct btl_ofi_endpoint *ep = *link;
         int rc = COMM_OK;
@@ -279,6 +297,14 @@ void comm_btl_ofi_push(struct btl_ofi_module *m, bool now)
             link = &ep->backlog_next;
         }
     }
+    btl_ofi_tx_unlock(m);
+}
+
+void comm_btl_ofi_push(struct btl_ofi_module *m, bool now)
+{
+    struct btl_ofi_endpoint **link;
+
+    comm_btl_ofi_push_backlog(m);
     /* Packs whose peer gave credits back leave now. */
     link = &m->packing_list;
     while (*link != NULL) {
@@ -323,12 +349,14 @@ int comm_btl_ofi_flush(struct comm_btl_module *module)
 {
     struct btl_ofi_module *m = (struct btl_ofi_module *)module;
 
+    bool idle;
+
     comm_btl_ofi_push(m, true);
     if (comm_btl_ofi_poll(m) < 0) {
         return COMM_OK; /* logged; waiting longer would not help */
     }
-    return m->backlog_list == NULL && m->packing_list == NULL && m->credit_list == NULL &&
-                   m->tx_posted == 0
-               ? COMM_OK
-               : COMM_AGAIN;
+    btl_ofi_tx_lock(m);
+    idle = m->backlog_list == NULL && m->tx_posted == 0;
+    btl_ofi_tx_unlock(m);
+    return idle && m->packing_list == NULL && m->credit_list == NULL ? COMM_OK : COMM_AGAIN;
 }

@@ -4,12 +4,14 @@
  * what the provider has queued, go on meanwhile.
  *
  * Layer: btl/ofi.  Must not: take a completion (the rank's own progress call reads them, so
- * every structure of the module stays the rank's alone), or spin: a host runs more ranks than
+ * the module's structures stay the rank's, but for the backlogs of sends the provider
+ * refused, which it posts under the module's send lock), or spin: a host runs more ranks than
  * cores here, and a thread that never sleeps takes a core from them.
  *
  * How: each thread asks its rail's completion queue for no completion (fi_cq_read with a count
  * of 0), which makes libfabric's software providers run their progress and return nothing,
- * then sleeps BTL_OFI_THREAD_NAP_NS.  The domains are opened FI_THREAD_SAFE when threads are
+ * posts the backlogs (a first message to a peer waits there while the provider makes the
+ * connection), then sleeps BTL_OFI_THREAD_NAP_NS.  The domains are opened FI_THREAD_SAFE when threads are
  * on.  A thread is bound near its rail's device (hwloc's locality), else to the cores this
  * host's ranks leave free, else anywhere (topo_hw.h, comm_topo_hw_device_cpus); local rank 0
  * says where at info.
@@ -41,6 +43,8 @@ static void *ofi_thread_main(void *arg)
 
     while (!atomic_load_explicit(&r->thread_stop, memory_order_acquire)) {
         (void)fi_cq_read(r->cq, NULL, 0); /* progress only: a count of 0 takes nothing */
+        /* What the provider refused (a connection being made, a full queue) goes out now. */
+        comm_btl_ofi_push_backlog(r->module);
         atomic_fetch_add_explicit(&r->thread_calls, 1, memory_order_relaxed);
         nanosleep(&nap, NULL);
     }
@@ -57,6 +61,7 @@ int comm_btl_ofi_threads_start(struct btl_ofi_module *m, long local_rank, long l
         int ret;
 
         atomic_store(&r->thread_stop, false);
+        r->module = m;
         if (comm_topo_hw_device_cpus(device, local_size, &cpus, where, sizeof(where)) < 0) {
             comm_log_warn("btl_ofi", "host %s: progress thread of rail %s left unbound: %s",
                           m->host, device, where);
