@@ -22,8 +22,9 @@
 
 static const char ofi_addr_key[] = "btl.ofi.addr";
 
-/* What a rank publishes: its provider (peers must use the same) and endpoint name; with rails,
- * the home rail's fabric, which must be the peer's home fabric too. */
+/* What a rank publishes: its provider (peers must use the same) and endpoint name.  With rails
+ * its peers read btl.ofi.rails instead (btl_ofi_rail.c); FABRIC, its first rail's, tells a
+ * peer without rails that this rank has them. */
 struct ofi_published {
     char provider[64];
     char fabric[64]; /* "" without rails */
@@ -366,6 +367,21 @@ static int ofi_open_endpoint(struct btl_ofi_module *m, long size, const char *na
     return COMM_OK;
 }
 
+/* Adds rail NAME's trouble ("cannot open", WHY) to what each of the fabrics FABRICS (bit F:
+ * m->fabrics[F]) says when none of its rails serves a peer. */
+static void ofi_fabrics_note(struct btl_ofi_module *m, uint32_t fabrics, const char *name,
+                             const char *trouble, const char *why)
+{
+    for (unsigned f = 0; f < m->nfabrics; f++) {
+        if (fabrics & (1u << f)) {
+            size_t used = strlen(m->fabrics[f].why);
+
+            snprintf(m->fabrics[f].why + used, sizeof(m->fabrics[f].why) - used, "%s%s %s: %s",
+                     used ? "; " : "", name, trouble, why);
+        }
+    }
+}
+
 /* Where rail spec SPEC comes from, for messages: "the topology file (Nics=)" without fabrics,
  * else the highest fabric it serves ("the topology file's spine s0"). */
 static void ofi_spec_source(const struct btl_ofi_module *m, const struct comm_btl_ofi_rail_spec *spec,
@@ -447,15 +463,7 @@ static int ofi_choose_rails(struct btl_ofi_module *m, const struct ofi_settings 
                       from, tried);
         used = strlen(all);
         snprintf(all + used, sizeof(all) - used, "%s%s: %s", used ? "; " : "", name, tried);
-        for (unsigned f = 0; f < m->nfabrics; f++) {
-            if (specs[i].fabrics & (1u << f)) {
-                struct btl_ofi_fabric *fab = &m->fabrics[f];
-
-                used = strlen(fab->why);
-                snprintf(fab->why + used, sizeof(fab->why) - used, "%s%s cannot open: %s",
-                         used ? "; " : "", name, tried);
-            }
-        }
+        ofi_fabrics_note(m, specs[i].fabrics, name, "cannot open", tried);
     }
     if (n == 0) {
         comm_log_error("btl_ofi", "host %s: none of the rails from %s can open: %s", m->host,
@@ -480,14 +488,7 @@ static void ofi_add_rails(struct btl_ofi_module *m, struct fi_info **infos,
         if (comm_btl_ofi_rails_add(m, infos[i], name, spec->fabrics, m->size, sizes, why,
                                    sizeof(why)) < 0) {
             comm_log_warn("btl_ofi", "host %s: rail %s is not used: %s", m->host, name, why);
-            for (unsigned f = 0; f < m->nfabrics; f++) {
-                if (spec->fabrics & (1u << f)) {
-                    size_t used = strlen(m->fabrics[f].why);
-
-                    snprintf(m->fabrics[f].why + used, sizeof(m->fabrics[f].why) - used,
-                             "%s%s is not used: %s", used ? "; " : "", name, why);
-                }
-            }
+            ofi_fabrics_note(m, spec->fabrics, name, "is not used", why);
         }
         infos[i] = NULL;
     }
@@ -752,9 +753,9 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     if (self->nfabrics > 0) {
         rail_source = "the topology file (Provider=, Nics=)";
     }
-    /* Rails: one endpoint per device (several, or the one the topology file names), or per
-     * provider and device of the topology's fabrics. */
-    /* libfabric's shm for this host's ranks: only when this transport serves them. */
+    /* Rails: one endpoint per device (several, or the one the topology file names), per
+     * provider and device of the topology's fabrics, and libfabric's shm for this host's ranks
+     * when this transport serves them. */
     host_provider = serve_local && self->local_size > 1 ? s.host_provider : "";
     if (s.host_provider[0] != '\0' && !serve_local && self->local_rank == 0) {
         comm_log_info("btl_ofi",
@@ -861,13 +862,9 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
                       "host %s: provider %s does not read remote memory: only rail %s is used",
                       m->host, m->provider, m->rails[0].name);
         for (size_t i = 1; i < nrail_infos; i++) {
-            for (unsigned f = 0; f < m->nfabrics; f++) {
-                if (specs[chosen[i]].fabrics & (1u << f)) {
-                    snprintf(m->fabrics[f].why, sizeof(m->fabrics[f].why),
-                             "provider %s of the first rail does not read remote memory",
-                             m->provider);
-                }
-            }
+            ofi_fabrics_note(m, specs[chosen[i]].fabrics,
+                             specs[chosen[i]].name[0] ? specs[chosen[i]].name : "the job's devices",
+                             "is not used", "the first rail's provider reads no remote memory");
             comm_btl_ofi_fi_freeinfo(rail_infos[i]);
             rail_infos[i] = NULL;
         }

@@ -201,7 +201,6 @@ struct btl_ofi_rail {
     pthread_t thread;
     bool thread_started;
     atomic_bool thread_stop;
-    atomic_ulong thread_calls; /* progress calls it made */
 };
 
 /*

@@ -213,11 +213,11 @@ static int ofi_poll_cq(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k)
 
 int comm_btl_ofi_poll(struct btl_ofi_module *m)
 {
-    int n = ofi_poll_cq(m, m->rails[0].cq, 0);
+    int n = 0;
 
-    /* The other rails carry reads: this rank's, and peers' of its memory, which their
-     * providers serve only when their queues are read. */
-    for (unsigned k = 1; k < m->nrails && n >= 0; k++) {
+    /* Every rail: some peers' fragments come on each, and their providers serve peers' reads
+     * of this rank's memory only when their queues are read. */
+    for (unsigned k = 0; k < m->nrails && n >= 0; k++) {
         int rc = ofi_poll_cq(m, m->rails[k].cq, k);
 
         n = rc < 0 ? rc : n + rc;

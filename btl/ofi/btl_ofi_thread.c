@@ -45,7 +45,6 @@ static void *ofi_thread_main(void *arg)
         (void)fi_cq_read(r->cq, NULL, 0); /* progress only: a count of 0 takes nothing */
         /* What the provider refused (a connection being made, a full queue) goes out now. */
         comm_btl_ofi_push_backlog(r->module);
-        atomic_fetch_add_explicit(&r->thread_calls, 1, memory_order_relaxed);
         nanosleep(&nap, NULL);
     }
     return NULL;
