@@ -33,10 +33,23 @@ struct server_wait {
     pmix_status_t status;
 };
 
-/* Guarded by: set once by init, before PMIx can call back. */
+/* Guarded by: server_lock.  Set by init before PMIx can call back, and cleared by finalize:
+ * a server left running (its clients died unfinalized) may still deliver an abort or a fence
+ * that was in flight, after the launcher freed what its callbacks touch. */
+static pthread_mutex_t server_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct comm_pmix_server_ops *server_ops;
 static void *server_ctx;
 static bool server_up = false;
+
+/* The launcher's callbacks, locked, or NULL (unlocked) once it stopped listening. */
+static const struct comm_pmix_server_ops *server_listener(void)
+{
+    pthread_mutex_lock(&server_lock);
+    if (server_ops == NULL) {
+        pthread_mutex_unlock(&server_lock);
+    }
+    return server_ops;
+}
 
 static void server_wait_init(struct server_wait *w)
 {
@@ -78,7 +91,10 @@ static pmix_status_t server_connected(const pmix_proc_t *proc, void *server_obje
     (void)server_object;
     (void)cbfunc;
     (void)cbdata;
-    server_ops->connected(server_ctx, (long)proc->rank);
+    if (server_listener() != NULL) {
+        server_ops->connected(server_ctx, (long)proc->rank);
+        pthread_mutex_unlock(&server_lock);
+    }
     return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -88,7 +104,10 @@ static pmix_status_t server_finalized(const pmix_proc_t *proc, void *server_obje
     (void)server_object;
     (void)cbfunc;
     (void)cbdata;
-    server_ops->finalized(server_ctx, (long)proc->rank);
+    if (server_listener() != NULL) {
+        server_ops->finalized(server_ctx, (long)proc->rank);
+        pthread_mutex_unlock(&server_lock);
+    }
     return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -102,7 +121,10 @@ static pmix_status_t server_abort(const pmix_proc_t *proc, void *server_object, 
     (void)cbfunc;
     (void)cbdata;
     /* The whole job ends whatever procs says: MPI_Abort on any communicator ends the job. */
-    server_ops->aborted(server_ctx, (long)proc->rank, status, msg ? msg : "");
+    if (server_listener() != NULL) {
+        server_ops->aborted(server_ctx, (long)proc->rank, status, msg ? msg : "");
+        pthread_mutex_unlock(&server_lock);
+    }
     return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -116,13 +138,18 @@ static pmix_status_t server_fence(const pmix_proc_t procs[], size_t nprocs,
     (void)nprocs;
     (void)info;
     (void)ninfo;
+    if (server_listener() == NULL) {
+        return PMIX_ERR_UNREACH; /* the job is over */
+    }
     fence = calloc(1, sizeof(*fence));
     if (fence == NULL) {
+        pthread_mutex_unlock(&server_lock);
         return PMIX_ERR_NOMEM;
     }
     fence->cbfunc = cbfunc;
     fence->cbdata = cbdata;
     server_ops->fence(server_ctx, fence, data, ndata);
+    pthread_mutex_unlock(&server_lock);
     return PMIX_SUCCESS;
 }
 
@@ -174,8 +201,10 @@ int comm_pmix_server_init(const char *tmpdir, const struct comm_pmix_server_ops 
     pmix_status_t prc;
     bool no_tools = false;
 
+    pthread_mutex_lock(&server_lock);
     server_ops = ops;
     server_ctx = ctx;
+    pthread_mutex_unlock(&server_lock);
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, tmpdir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[2], PMIX_SERVER_TOOL_SUPPORT, &no_tools, PMIX_BOOL);
@@ -389,6 +418,10 @@ int comm_pmix_server_finalize(bool clients_lost)
         return COMM_OK;
     }
     server_up = false;
+    pthread_mutex_lock(&server_lock); /* waits for a callback under way to return */
+    server_ops = NULL;
+    server_ctx = NULL;
+    pthread_mutex_unlock(&server_lock);
     if (clients_lost) {
         comm_log_debug("pmix", "clients died without finalizing: PMIx server not finalized");
         return COMM_OK;

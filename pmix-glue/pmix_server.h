@@ -46,7 +46,7 @@ struct comm_pmix_server_job {
 
 /*
  * Starts the server library with its files under TMPDIR (which must exist and be private).
- * OPS and CTX must stay valid until finalize.  Returns COMM_OK or COMM_ERR_PMIX (logged).
+ * OPS and CTX must stay valid until finalize returns.  Returns COMM_OK or COMM_ERR_PMIX (logged).
  */
 int comm_pmix_server_init(const char *tmpdir, const struct comm_pmix_server_ops *ops, void *ctx);
 
@@ -68,7 +68,9 @@ void comm_pmix_server_fence_complete(struct comm_pmix_fence *fence, int status, 
  * directory itself).  CLIENTS_LOST: some client died without finalizing (a rank aborted while
  * others waited in a fence).  PMIx 4.2's PMIx_server_finalize then crashes (SIGSEGV) or hangs
  * about one time in four, so the server is left as it is: the process exits next, and every
- * file the server made is in TMPDIR.
+ * file the server made is in TMPDIR.  Either way no callback runs once this returns (one
+ * under way is waited for): a server left running may still read an abort or a fence a rank
+ * sent before it died, after the launcher freed what OPS touch.
  */
 int comm_pmix_server_finalize(bool clients_lost);
 
