@@ -145,6 +145,7 @@ for log in test/unit/*_test.log; do
     [[ -f $log ]] || continue
     line=$(grep -E '^[0-9]+%: Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+' "$log" | tail -n 1)
     if [[ -z $line ]]; then
+        echo "FAIL: $log: no Check summary (the test program ended early)"
         failed=$((failed + 1))
         continue
     fi
@@ -162,17 +163,24 @@ for pass in default noshm fortran fortran-noshm; do
     elif [[ $pass == fortran* && ! -f test/integration/$pass.log ]]; then
         : # the Fortran interfaces are not built: their lists do not run
     else
+        echo "FAIL: integration pass $pass: no summary line in test/integration/$pass.log"
         failed=$((failed + 1))
     fi
 done
 for trs in test/*.sh.trs; do
     [[ -f $trs ]] || continue
-    if grep -q '^:test-result: PASS' "$trs"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+    if grep -q '^:test-result: PASS' "$trs"; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL: ${trs%.trs}"
+        failed=$((failed + 1))
+    fi
 done
 # Each launcher run of check-launchers, or one failure when it did not get to the end.
 if grep -q '^run-slurm-test: PASS' launchers.out 2>/dev/null; then
     passed=$((passed + $(grep -cE '^run-slurm-test: [a-z_-]+: ok' launchers.out)))
 else
+    echo "FAIL: make check-launchers: it did not get to the end (launchers.out)"
     failed=$((failed + 1))
 fi
 if [[ $cluster == yes ]]; then
@@ -183,6 +191,7 @@ if [[ $cluster == yes ]]; then
             passed=$((passed + p))
             failed=$((failed + f))
         else
+            echo "FAIL: $summary: ended without its summary line (check-cluster.out)"
             failed=$((failed + 1))
         fi
     done
@@ -191,6 +200,7 @@ for step in installcheck distcheck; do
     if grep -qE '^installcheck:.*work|archives ready' "$step.out" 2>/dev/null; then
         passed=$((passed + 1))
     else
+        echo "FAIL: make $step"
         failed=$((failed + 1))
     fi
 done
