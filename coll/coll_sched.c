@@ -14,13 +14,23 @@
 #include "runtime/p2p/request.h"
 #include "runtime/thread.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Nonblocking collectives' tags: above every blocking algorithm's. */
 enum { SCHED_TAG_BASE = 1 << 20, SCHED_TAG_SPAN = 1 << 20 };
 
-enum sched_kind { STEP_SEND, STEP_RECV, STEP_COPY, STEP_REDUCE, STEP_CALL, STEP_ROUND };
+enum sched_kind {
+    STEP_SEND,
+    STEP_RECV,
+    STEP_COPY,
+    STEP_REDUCE,
+    STEP_CALL,
+    STEP_ROUND,
+    STEP_WAIT,  /* until *flag */
+    STEP_SIGNAL /* *flag = true */
+};
 
 struct sched_step {
     enum sched_kind kind;
@@ -33,6 +43,7 @@ struct sched_step {
     struct comm_communicator *comm; /* send, recv: the communicator the peer is a rank of */
     int (*fn)(struct comm_coll_sched *s, void *arg);
     void *arg;
+    bool *flag;              /* wait, signal */
     struct comm_request req; /* send, recv */
 };
 
@@ -173,6 +184,27 @@ int comm_coll_sched_call(struct comm_coll_sched *s, int (*fn)(struct comm_coll_s
     return MPI_SUCCESS;
 }
 
+static int sched_add_flag(struct comm_coll_sched *s, enum sched_kind kind, bool *flag)
+{
+    struct sched_step *step = sched_add(s, kind);
+
+    if (step == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    step->flag = flag;
+    return MPI_SUCCESS;
+}
+
+int comm_coll_sched_wait(struct comm_coll_sched *s, const bool *flag)
+{
+    return sched_add_flag(s, STEP_WAIT, (bool *)(uintptr_t)flag);
+}
+
+int comm_coll_sched_signal(struct comm_coll_sched *s, bool *flag)
+{
+    return sched_add_flag(s, STEP_SIGNAL, flag);
+}
+
 int comm_coll_sched_round(struct comm_coll_sched *s)
 {
     return sched_add(s, STEP_ROUND) == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
@@ -267,6 +299,14 @@ static bool sched_advance(struct comm_coll_sched *s)
             break;
         case STEP_CALL:
             s->error = step->fn(s, step->arg);
+            break;
+        case STEP_WAIT:
+            if (!*step->flag) {
+                return false; /* another schedule sets it, under the core lock as this runs */
+            }
+            break;
+        case STEP_SIGNAL:
+            *step->flag = true;
             break;
         }
         if (rc < 0 && s->error == MPI_SUCCESS) {

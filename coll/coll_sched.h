@@ -52,6 +52,15 @@ int comm_coll_sched_reduce(struct comm_coll_sched *s, const void *in, void *inou
 int comm_coll_sched_call(struct comm_coll_sched *s, int (*fn)(struct comm_coll_sched *s, void *arg),
                          void *arg);
 
+/* Schedules that run side by side and wait for each other (the pipelined stages of a long
+ * collective, coll/hier/hier_pipe.c): a wait step holds the schedule there until *FLAG is
+ * true; a signal step sets *FLAG.  Put a wait first in its round and a signal after a round's
+ * end (then what came before it has completed).  The flags belong to the caller, who keeps
+ * them until every schedule that names them has completed; they are read and written under
+ * the core lock (a caller sets one from comm_progress_wait's DONE). */
+int comm_coll_sched_wait(struct comm_coll_sched *s, const bool *flag);
+int comm_coll_sched_signal(struct comm_coll_sched *s, bool *flag);
+
 /* Ends the current round: what is added next waits for it. */
 int comm_coll_sched_round(struct comm_coll_sched *s);
 

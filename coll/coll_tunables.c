@@ -1,6 +1,6 @@
 /*
  * coll_tunables.c - the collective layer's numeric settings: the floors from which "auto" runs
- * the hierarchy (coll/hier/hier.h), and how lazily a host's shared-memory segment is set up
+ * the hierarchy (coll/hier/hier.h) and the segments of its pipeline, and how lazily a host's shared-memory segment is set up
  * (coll/shm/coll_shm.h).
  *
  * Layer: coll, below the algorithms that read these.  Must not: name an algorithm.
@@ -73,6 +73,16 @@ static const struct comm_setting coll_tunables[] = {
              "communicator on one host runs with messages before it sets up its shared-memory "
              "segment; 0 sets it up at the first collective",
      .audience = COMM_AUDIENCE_TUNER},
+    /* Then the hierarchy's pipeline (comm_coll_hier_segment). */
+    {.name = "COMM_COLL_HIER_SEGMENT",
+     .type = COMM_SETTING_INT,
+     .default_value = "262144",
+     .min = 0,
+     .max = 1L << 40,
+     .help = "bytes of a segment of the piece each rank carries above its host in a long hier "
+             "allreduce over the rails: the levels work on consecutive segments at once; 0 runs "
+             "the levels one after another",
+     .audience = COMM_AUDIENCE_TUNER},
 };
 
 /* Listed right after comm_coll_settings: the component's settings read as one list. */
@@ -112,4 +122,12 @@ static _Atomic long coll_shm_lazy = -1;
 unsigned comm_coll_shm_lazy(void)
 {
     return (unsigned)coll_int_setting(&coll_shm_lazy, COMM_COLL_HIER_NFLOORS);
+}
+
+/* -1: not read yet. */
+static _Atomic long coll_hier_segment = -1;
+
+size_t comm_coll_hier_segment(void)
+{
+    return (size_t)coll_int_setting(&coll_hier_segment, COMM_COLL_HIER_NFLOORS + 1);
 }

@@ -49,7 +49,11 @@ int comm_coll_allreduce_hier(const void *sbuf, void *rbuf, MPI_Count count,
         return MPI_ERR_NO_MEM;
     }
     if (comm_coll_hier_use_rails(comm, (size_t)count * (size_t)dt->size)) {
-        return allreduce_rails(sbuf, rbuf, count, dt, op, comm_coll_hier_rails_get(comm));
+        const struct comm_coll_hier_rails *rails = comm_coll_hier_rails_get(comm);
+        int k = comm_coll_hier_pipe_segments(rails, (size_t)count * (size_t)dt->size);
+
+        return k > 1 ? comm_coll_hier_pipe_allreduce(sbuf, rbuf, count, dt, op, comm, rails, k)
+                     : allreduce_rails(sbuf, rbuf, count, dt, op, rails);
     }
     top = h->top;
     /* Up: every stage where this rank leads reduces into its buffer. */

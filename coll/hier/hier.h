@@ -45,6 +45,9 @@ struct comm_coll_hier {
      * that was tried (rails stays NULL when the communicator is not regular). */
     struct comm_coll_hier_rails *rails;
     bool rails_checked;
+    /* Whether rank 0 said (at info) that allreduce pipelined its stages, or that
+     * MPI_Iallreduce went over the rails (hier_pipe.c): once per communicator. */
+    bool pipe_said, irails_said;
 };
 
 /*
@@ -141,6 +144,28 @@ int comm_coll_hier_rails_reduce_scatter(const void *sbuf, void *buf, MPI_Count c
 int comm_coll_hier_rails_allgather(void *buf, struct comm_datatype *dt,
                                    const struct comm_coll_hier_rails *rails,
                                    const struct comm_coll_hier_walk *w);
+
+/*
+ * The stages overlapped (hier_pipe.c).  comm_coll_hier_pipe_segments: how many segments a call
+ * of BYTES cuts the piece each rank carries above its host into (COMM_COLL_HIER_SEGMENT bytes
+ * each, at most 64; 1: the stages run one after another), the same on every rank of a
+ * regular communicator.  comm_coll_hier_pipe_allreduce: the allreduce over RAILS with the
+ * host's stages in shared memory and the levels above in K segments, each level working on
+ * one segment while the next works on another (K schedules on COMM, which take K of its tags).
+ */
+size_t comm_coll_hier_segment(void);
+int comm_coll_hier_pipe_segments(const struct comm_coll_hier_rails *rails, size_t bytes);
+int comm_coll_hier_pipe_allreduce(const void *sbuf, void *rbuf, MPI_Count count,
+                                  struct comm_datatype *dt, struct comm_op *op,
+                                  struct comm_communicator *comm,
+                                  const struct comm_coll_hier_rails *rails, int k);
+
+/* MPI_Iallreduce's schedule over RAILS (S on their communicator): a ring on each rail, the
+ * host's included, up to the top and back. */
+struct comm_coll_sched;
+int comm_coll_iallreduce_hier_rails(struct comm_coll_sched *s, const void *sbuf, void *rbuf,
+                                    MPI_Count count, struct comm_datatype *dt, struct comm_op *op,
+                                    const struct comm_coll_hier_rails *rails);
 
 /* My block (first element and count) of COUNT elements cut among a rail of PARTS members of
  * which I am member INDEX. */

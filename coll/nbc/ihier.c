@@ -146,10 +146,18 @@ int comm_coll_iallreduce_hier(struct comm_coll_sched *s, const void *sbuf, void 
 {
     struct comm_communicator *comm = comm_coll_sched_comm(s);
     const struct comm_coll_hier *h = comm_coll_hier_get(comm);
-    void *tmp = comm_coll_sched_elements(s, count, dt);
+    void *tmp;
     int err;
 
-    if (h == NULL || tmp == NULL) {
+    if (h == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    if (comm_coll_hier_use_rails(comm, (size_t)count * (size_t)dt->size)) {
+        return comm_coll_iallreduce_hier_rails(s, sbuf, rbuf, count, dt, op,
+                                               comm_coll_hier_rails_get(comm));
+    }
+    tmp = comm_coll_sched_elements(s, count, dt);
+    if (tmp == NULL) {
         return MPI_ERR_NO_MEM;
     }
     /* The partial result grows in rbuf: up to the top stage's member 0, then down. */
