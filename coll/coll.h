@@ -53,22 +53,28 @@ enum {
                                             hierarchy's stage (coll/hier/hier.h) */
 };
 
+/* An algorithm's function, by family. */
+union comm_coll_fn {
+    comm_coll_barrier_fn barrier;
+    comm_coll_bcast_fn bcast;
+    comm_coll_reduce_fn reduce;
+    comm_coll_allreduce_fn allreduce;
+    comm_coll_gatherv_fn gatherv;
+    comm_coll_scatterv_fn scatterv;
+    comm_coll_allgatherv_fn allgatherv;
+    comm_coll_alltoallw_fn alltoallw;
+    comm_coll_reduce_scatter_fn reduce_scatter;
+    comm_coll_scan_fn scan;
+};
+
 /* One registered algorithm. */
 struct comm_coll_algorithm {
     const char *name;
     unsigned restrictions; /* COMM_COLL_* */
-    union {
-        comm_coll_barrier_fn barrier;
-        comm_coll_bcast_fn bcast;
-        comm_coll_reduce_fn reduce;
-        comm_coll_allreduce_fn allreduce;
-        comm_coll_gatherv_fn gatherv;
-        comm_coll_scatterv_fn scatterv;
-        comm_coll_allgatherv_fn allgatherv;
-        comm_coll_alltoallw_fn alltoallw;
-        comm_coll_reduce_scatter_fn reduce_scatter;
-        comm_coll_scan_fn scan;
-    } fn;
+    union comm_coll_fn fn;
+    /* The v form's function where it is another (gather and scatter's hier); else fn serves
+     * both forms. */
+    union comm_coll_fn fn_v;
 };
 
 /* The collective settings, for the settings registry: COMM_COLL_<OP> (coll_settings.c), then

@@ -84,9 +84,10 @@ static int table_gather_as(bool plain, const void *sbuf, MPI_Count scount,
         .bytes = plain ? table_rooted_bytes(comm, root, scount, sdt,
                                             rcounts != NULL ? rcounts[0] : 0, rdt)
                        : 0};
+    const struct comm_coll_algorithm *a = comm_coll_select(COMM_COLL_GATHER, &call);
 
-    return comm_coll_select(COMM_COLL_GATHER, &call)
-        ->fn.gatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, comm);
+    return (!plain && a->fn_v.gatherv != NULL ? a->fn_v.gatherv : a->fn.gatherv)(
+        sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, comm);
 }
 
 static int table_gather(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt, void *rbuf,
@@ -113,9 +114,10 @@ static int table_scatter_as(bool plain, const void *sbuf, const int *scounts, co
         .bytes = plain ? table_rooted_bytes(comm, root, rcount, rdt,
                                             scounts != NULL ? scounts[0] : 0, sdt)
                        : 0};
+    const struct comm_coll_algorithm *a = comm_coll_select(COMM_COLL_SCATTER, &call);
 
-    return comm_coll_select(COMM_COLL_SCATTER, &call)
-        ->fn.scatterv(sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm);
+    return (!plain && a->fn_v.scatterv != NULL ? a->fn_v.scatterv : a->fn.scatterv)(
+        sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm);
 }
 
 static int table_scatter(const void *sbuf, const int *scounts, const int *displs,

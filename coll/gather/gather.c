@@ -16,8 +16,9 @@ const struct comm_coll_algorithm comm_coll_gather_algorithms[] = {
                          .restrictions = COMM_COLL_UNIFORM_ONLY,
                          .fn.gatherv = comm_coll_gather_binomial},
     [GATHER_HIER] = {.name = "hier",
-                     .restrictions = COMM_COLL_UNIFORM_ONLY | COMM_COLL_MULTI_HOST_ONLY,
-                     .fn.gatherv = comm_coll_gather_hier},
+                     .restrictions = COMM_COLL_MULTI_HOST_ONLY,
+                     .fn.gatherv = comm_coll_gather_hier,
+                     .fn_v.gatherv = comm_coll_gatherv_hier},
 };
 
 const size_t comm_coll_gather_nalgorithms =

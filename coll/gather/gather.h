@@ -19,6 +19,10 @@ int comm_coll_gather_binomial(const void *sbuf, MPI_Count scount, struct comm_da
 int comm_coll_gather_hier(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt, void *rbuf,
                           const int *rcounts, const int *displs, struct comm_datatype *rdt,
                           int root, struct comm_communicator *comm);
+/* hier's MPI_Gatherv (the sizes travel with the blocks). */
+int comm_coll_gatherv_hier(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt,
+                           void *rbuf, const int *rcounts, const int *displs,
+                           struct comm_datatype *rdt, int root, struct comm_communicator *comm);
 
 extern const struct comm_coll_algorithm comm_coll_gather_algorithms[];
 extern const size_t comm_coll_gather_nalgorithms;

@@ -15,8 +15,8 @@
  * crosses each level once up, and the whole result (p blocks) crosses each stage of the
  * root's path where the root's representative is no leader; a leader copies its members'
  * blocks once more when their ranks interleave.
- * Restrictions: the plain form (MPI_Gather), since a leader must know its members' block
- * sizes, which MPI_Gatherv tells the root only; communicators across hosts.  The root may
+ * Restrictions: communicators across hosts.  MPI_Gatherv (below) sends the blocks' sizes
+ * ahead of them, since it tells the root only.  The root may
  * gather in place (its block stays untouched).
  * Reference: Luo et al., "HAN: a Hierarchical AutotuNed Collective Communication Framework"
  * (IEEE Cluster 2020), which gathers by node leaders the same way.
@@ -32,6 +32,25 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* This rank's block: its send buffer, or at the root in place its place in the receive
+ * buffer. */
+struct gather_block {
+    const void *buf;
+    MPI_Count count;
+    struct comm_datatype *dt;
+};
+
+static struct gather_block gather_mine(const void *sbuf, MPI_Count scount,
+                                       struct comm_datatype *sdt, void *rbuf, const int *rcounts,
+                                       const int *displs, struct comm_datatype *rdt, int root)
+{
+    if (sbuf == NULL) {
+        return (struct gather_block){(const char *)rbuf + (MPI_Aint)displs[root] * rdt->extent,
+                                     rcounts[root], rdt};
+    }
+    return (struct gather_block){sbuf, scount, sdt};
+}
 
 /* This rank, the root of stage S, collects its members' blocks: X's PACKED holds its own
  * subtree's before and the stage's whole subtree's after, in rank order. */
@@ -67,22 +86,14 @@ int comm_coll_gather_hier(const void *sbuf, MPI_Count scount, struct comm_dataty
     const struct comm_coll_hier *h = comm_coll_hier_get(comm);
     struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
     struct comm_coll_hier_blocks x;
-    const void *mine = sbuf;
-    MPI_Count mcount = scount;
-    struct comm_datatype *mdt = sdt;
+    struct gather_block mine = gather_mine(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root);
     size_t b;
     int err, last;
 
     if (h == NULL) {
         return MPI_ERR_NO_MEM;
     }
-    if (sbuf == NULL) {
-        /* The root, in place: its block is in the receive buffer. */
-        mine = (const char *)rbuf + (MPI_Aint)displs[root] * rdt->extent;
-        mcount = rcounts[root];
-        mdt = rdt;
-    }
-    b = (size_t)mcount * (size_t)mdt->size;
+    b = (size_t)mine.count * (size_t)mine.dt->size;
     if (b == 0) {
         return MPI_SUCCESS;
     }
@@ -91,11 +102,11 @@ int comm_coll_gather_hier(const void *sbuf, MPI_Count scount, struct comm_dataty
     if (h->top == 0 && comm->rank != root) {
         int to = last == 0 ? comm_coll_hier_stage_rank(h, 0, root) : 0;
 
-        return comm_coll_send(mine, mcount, mdt, to, COMM_COLL_TAG_HIER, h->stage[0]);
+        return comm_coll_send(mine.buf, mine.count, mine.dt, to, COMM_COLL_TAG_HIER, h->stage[0]);
     }
     err = comm_coll_hier_blocks_init(&x, h, comm, b, root);
     if (err == MPI_SUCCESS) {
-        comm_datatype_pack(mdt, mine, mcount, 0, x.packed, b);
+        comm_datatype_pack(mine.dt, mine.buf, mine.count, 0, x.packed, b);
     }
     /* Up: each stage's root (its leader; at the last stage the member for the root's groups)
      * collects; at my top I hand my subtree up. */
@@ -121,5 +132,55 @@ int comm_coll_gather_hier(const void *sbuf, MPI_Count scount, struct comm_dataty
         }
     }
     comm_coll_hier_blocks_free(&x);
+    return err;
+}
+
+/*
+ * MPI_Gatherv over the hierarchy: the same way up, with each rank's block of its own size;
+ * the sizes travel ahead of the bytes at every stage (hier_vblocks.c), so a leader learns its
+ * members' before their data, and the root's path carries everyone's before the whole result.
+ * Cost over the plain form: one more message per stage crossing, of 8 bytes a rank carried.
+ */
+int comm_coll_gatherv_hier(const void *sbuf, MPI_Count scount, struct comm_datatype *sdt,
+                           void *rbuf, const int *rcounts, const int *displs,
+                           struct comm_datatype *rdt, int root, struct comm_communicator *comm)
+{
+    const struct comm_coll_hier *h = comm_coll_hier_get(comm);
+    struct comm_coll_hier_vheld x;
+    struct gather_block mine = gather_mine(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root);
+    int err, last;
+
+    if (h == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    last = h->nstages - 1;
+    err = comm_coll_hier_vheld_init(&x, (size_t)mine.count * (size_t)mine.dt->size);
+    if (err == MPI_SUCCESS) {
+        comm_datatype_pack(mine.dt, mine.buf, mine.count, 0, x.data, x.bytes);
+    }
+    /* Up: each stage's root collects; at my top I hand my subtree's blocks up. */
+    for (int s = 0; s <= h->top && err == MPI_SUCCESS; s++) {
+        int to =
+            s == last ? comm_coll_hier_stage_rank(h, s, comm_coll_hier_rep(h, s, comm, root)) : 0;
+
+        err = h->stage[s]->rank == to ? comm_coll_hier_vcollect(&x, h, s, comm)
+                                      : comm_coll_hier_vsend(&x, to, h->stage[s]);
+    }
+    if (err == MPI_SUCCESS) {
+        err = comm_coll_hier_vpath(&x, h, root, comm, false);
+    }
+    for (size_t r = 0, at = 0; err == MPI_SUCCESS && comm->rank == root && r < (size_t)comm->size;
+         r++) {
+        size_t want = (size_t)rcounts[r] * (size_t)rdt->size;
+
+        if ((size_t)x.size[r] != want) {
+            err = MPI_ERR_TRUNCATE; /* rank r sent another amount than the root expects */
+        } else if ((int)r != root || sbuf != NULL) {
+            comm_datatype_unpack(rdt, (char *)rbuf + (MPI_Aint)displs[r] * rdt->extent, rcounts[r],
+                                 0, x.data + at, want);
+        }
+        at += want;
+    }
+    comm_coll_hier_vheld_free(&x);
     return err;
 }

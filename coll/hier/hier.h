@@ -27,6 +27,7 @@
 #define COMM_COLL_HIER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "coll/coll.h"
 #include "runtime/comm/communicator.h"
@@ -295,6 +296,37 @@ char *comm_coll_hier_blocks_layout(struct comm_coll_hier_blocks *x, int s, int *
 
 /* Copies the N ranks' blocks of the stage last laid out from PACKED to RUNS (TO_RUNS), or back. */
 void comm_coll_hier_blocks_reorder(struct comm_coll_hier_blocks *x, int n, bool to_runs);
+
+/*
+ * The blocks of MPI_Gatherv and MPI_Scatterv over the hierarchy (hier_vblocks.c), each rank's
+ * of its own size: X holds N ranks' sizes (bytes, in rank order) and their bytes one after
+ * another.  Whatever crosses a stage is the sizes, then the bytes.
+ * vheld_init: my own block of BYTES (its bytes still to fill in X->data); vheld_set: N ranks'
+ * sizes, room for their bytes.  vsend, vrecv: X to or from rank TO or FROM of a stage (N ranks'
+ * worth).  vcollect: this rank, the root of stage S, collects its members' blocks into X
+ * (its own before, the stage's subtree's in rank order after); vhand: the reverse, each member
+ * handed its subtree's, X keeps this rank's.  vpath: every rank's sizes and bytes up ROOT's path
+ * to the top (UP) or down from it (ranks off the path return at once).  MPI error codes.
+ */
+struct comm_coll_hier_vheld {
+    int n;
+    int64_t *size;
+    char *data;
+    size_t bytes;
+};
+int comm_coll_hier_vheld_init(struct comm_coll_hier_vheld *x, size_t bytes);
+int comm_coll_hier_vheld_set(struct comm_coll_hier_vheld *x, int n, const int64_t *size);
+void comm_coll_hier_vheld_free(struct comm_coll_hier_vheld *x);
+int comm_coll_hier_vsend(const struct comm_coll_hier_vheld *x, int to,
+                         struct comm_communicator *stage);
+int comm_coll_hier_vrecv(struct comm_coll_hier_vheld *x, int n, int from,
+                         struct comm_communicator *stage);
+int comm_coll_hier_vcollect(struct comm_coll_hier_vheld *x, const struct comm_coll_hier *h,
+                            int s, const struct comm_communicator *comm);
+int comm_coll_hier_vhand(struct comm_coll_hier_vheld *x, const struct comm_coll_hier *h, int s,
+                         const struct comm_communicator *comm);
+int comm_coll_hier_vpath(struct comm_coll_hier_vheld *x, const struct comm_coll_hier *h, int root,
+                         struct comm_communicator *comm, bool up);
 
 /*
  * The rooted collectives' path between the top and ROOT: BUF (COUNT elements of DT) goes from

@@ -16,8 +16,9 @@ const struct comm_coll_algorithm comm_coll_scatter_algorithms[] = {
                           .restrictions = COMM_COLL_UNIFORM_ONLY,
                           .fn.scatterv = comm_coll_scatter_binomial},
     [SCATTER_HIER] = {.name = "hier",
-                      .restrictions = COMM_COLL_UNIFORM_ONLY | COMM_COLL_MULTI_HOST_ONLY,
-                      .fn.scatterv = comm_coll_scatter_hier},
+                      .restrictions = COMM_COLL_MULTI_HOST_ONLY,
+                      .fn.scatterv = comm_coll_scatter_hier,
+                      .fn_v.scatterv = comm_coll_scatterv_hier},
 };
 
 const size_t comm_coll_scatter_nalgorithms =

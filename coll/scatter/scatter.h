@@ -19,6 +19,10 @@ int comm_coll_scatter_binomial(const void *sbuf, const int *scounts, const int *
 int comm_coll_scatter_hier(const void *sbuf, const int *scounts, const int *displs,
                            struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
                            struct comm_datatype *rdt, int root, struct comm_communicator *comm);
+/* hier's MPI_Scatterv (the sizes travel with the blocks). */
+int comm_coll_scatterv_hier(const void *sbuf, const int *scounts, const int *displs,
+                            struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
+                            struct comm_datatype *rdt, int root, struct comm_communicator *comm);
 
 extern const struct comm_coll_algorithm comm_coll_scatter_algorithms[];
 extern const size_t comm_coll_scatter_nalgorithms;

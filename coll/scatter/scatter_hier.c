@@ -14,8 +14,8 @@
  * (p blocks) crosses each stage of the root's path where the root's representative is no
  * leader, then every block crosses each level once down; a leader copies its blocks once
  * more when its members' ranks interleave.
- * Restrictions: the plain form (MPI_Scatter), since a leader must know its members' block
- * sizes, which MPI_Scatterv tells the root only; communicators across hosts.  The root may
+ * Restrictions: communicators across hosts.  MPI_Scatterv (below) sends the blocks' sizes
+ * ahead of them, since it tells the root only.  The root may
  * scatter in place (its receive buffer is not written).
  * Reference: Luo et al., "HAN: a Hierarchical AutotuNed Collective Communication Framework"
  * (IEEE Cluster 2020), which scatters through node leaders the same way.
@@ -110,5 +110,61 @@ int comm_coll_scatter_hier(const void *sbuf, const int *scounts, const int *disp
         comm_datatype_unpack(rdt, rbuf, rcount, 0, x.packed, b);
     }
     comm_coll_hier_blocks_free(&x);
+    return err;
+}
+
+/*
+ * MPI_Scatterv over the hierarchy: the same way down, each rank's block of its own size; the
+ * root's sizes go up its path ahead of its data, and each leader hands each member the sizes
+ * of its subtree's blocks before the blocks (hier_vblocks.c).
+ */
+int comm_coll_scatterv_hier(const void *sbuf, const int *scounts, const int *displs,
+                            struct comm_datatype *sdt, void *rbuf, MPI_Count rcount,
+                            struct comm_datatype *rdt, int root, struct comm_communicator *comm)
+{
+    const struct comm_coll_hier *h = comm_coll_hier_get(comm);
+    struct comm_coll_hier_vheld x = {0};
+    int err = MPI_SUCCESS, last;
+
+    if (h == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    last = h->nstages - 1;
+    if (comm->rank == root) {
+        int64_t *size = malloc((size_t)comm->size * sizeof(*size));
+
+        err = size == NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+        for (int r = 0; err == MPI_SUCCESS && r < comm->size; r++) {
+            size[r] = (int64_t)scounts[r] * (int64_t)sdt->size;
+        }
+        err = err == MPI_SUCCESS ? comm_coll_hier_vheld_set(&x, comm->size, size) : err;
+        for (size_t r = 0, at = 0; err == MPI_SUCCESS && r < (size_t)comm->size; r++) {
+            comm_datatype_pack(sdt, (const char *)sbuf + (MPI_Aint)displs[r] * sdt->extent,
+                               scounts[r], 0, x.data + at, (size_t)size[r]);
+            at += (size_t)size[r];
+        }
+        free(size);
+    }
+    if (err == MPI_SUCCESS) {
+        err = comm_coll_hier_vpath(&x, h, root, comm, true);
+    }
+    /* Down: at my top I take my subtree's blocks; below it I lead and hand them on. */
+    for (int s = h->top; s >= 0 && err == MPI_SUCCESS; s--) {
+        int from =
+            s == last ? comm_coll_hier_stage_rank(h, s, comm_coll_hier_rep(h, s, comm, root)) : 0;
+
+        err = h->stage[s]->rank == from
+                  ? comm_coll_hier_vhand(&x, h, s, comm)
+                  : comm_coll_hier_vrecv(&x, comm_coll_hier_subtree_size(h, s, comm, comm->rank),
+                                         from, h->stage[s]);
+    }
+    if (err == MPI_SUCCESS && rbuf != NULL) {
+        if ((size_t)x.size[0] != (size_t)rcount * (size_t)rdt->size) {
+            err = MPI_ERR_TRUNCATE; /* the root sent another amount than this rank expects */
+        } else {
+            comm_datatype_unpack(rdt, rbuf, rcount, 0, x.data, x.bytes);
+        }
+    }
+    comm_coll_hier_vheld_free(&x);
     return err;
 }
