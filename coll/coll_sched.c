@@ -28,8 +28,10 @@ enum sched_kind {
     STEP_REDUCE,
     STEP_CALL,
     STEP_ROUND,
-    STEP_WAIT,  /* until *flag */
-    STEP_SIGNAL /* *flag = true */
+    STEP_WAIT,   /* until *flag */
+    STEP_SIGNAL, /* *flag = true */
+    STEP_PACK,   /* count elements of dt at src, as bytes at dst */
+    STEP_UNPACK  /* the bytes at src into count elements of dt at dst */
 };
 
 struct sched_step {
@@ -163,6 +165,18 @@ int comm_coll_sched_copy(struct comm_coll_sched *s, const void *src, void *dst, 
                          struct comm_datatype *dt)
 {
     return sched_add_data(s, STEP_COPY, src, dst, count, dt, NULL, 0);
+}
+
+int comm_coll_sched_pack(struct comm_coll_sched *s, const void *buf, MPI_Count count,
+                         struct comm_datatype *dt, void *bytes)
+{
+    return sched_add_data(s, STEP_PACK, buf, bytes, count, dt, NULL, 0);
+}
+
+int comm_coll_sched_unpack(struct comm_coll_sched *s, const void *bytes, void *buf, MPI_Count count,
+                           struct comm_datatype *dt)
+{
+    return sched_add_data(s, STEP_UNPACK, bytes, buf, count, dt, NULL, 0);
 }
 
 int comm_coll_sched_reduce(struct comm_coll_sched *s, const void *in, void *inout, MPI_Count count,
@@ -307,6 +321,14 @@ static bool sched_advance(struct comm_coll_sched *s)
             break;
         case STEP_SIGNAL:
             *step->flag = true;
+            break;
+        case STEP_PACK:
+            comm_datatype_pack(step->dt, step->src, step->count, 0, step->dst,
+                               (size_t)step->count * step->dt->size);
+            break;
+        case STEP_UNPACK:
+            comm_datatype_unpack(step->dt, step->dst, step->count, 0, step->src,
+                                 (size_t)step->count * step->dt->size);
             break;
         }
         if (rc < 0 && s->error == MPI_SUCCESS) {

@@ -44,6 +44,11 @@ int comm_coll_sched_recv(struct comm_coll_sched *s, void *buf, MPI_Count count,
                          struct comm_datatype *dt, int peer);
 int comm_coll_sched_copy(struct comm_coll_sched *s, const void *src, void *dst, MPI_Count count,
                          struct comm_datatype *dt);
+/* COUNT elements of DT at BUF as contiguous bytes at BYTES (pack), or back (unpack). */
+int comm_coll_sched_pack(struct comm_coll_sched *s, const void *buf, MPI_Count count,
+                         struct comm_datatype *dt, void *bytes);
+int comm_coll_sched_unpack(struct comm_coll_sched *s, const void *bytes, void *buf, MPI_Count count,
+                           struct comm_datatype *dt);
 /* inout = in op inout (op's argument order: IN holds the lower ranks' data). */
 int comm_coll_sched_reduce(struct comm_coll_sched *s, const void *in, void *inout, MPI_Count count,
                            struct comm_datatype *dt, struct comm_op *op);

@@ -46,9 +46,9 @@ struct comm_coll_hier {
      * that was tried (rails stays NULL when the communicator is not regular). */
     struct comm_coll_hier_rails *rails;
     bool rails_checked;
-    /* Whether rank 0 said (at info) that allreduce pipelined its stages, or that
-     * MPI_Iallreduce went over the rails (hier_pipe.c): once per communicator. */
-    bool pipe_said, irails_said;
+    /* What rank 0 said at info, once per communicator (hier_pipe.c's enum pipe_said): that
+     * allreduce pipelined its stages, that MPI_Iallreduce or MPI_Ibcast went over the rails. */
+    unsigned said;
 };
 
 /*
@@ -162,11 +162,16 @@ int comm_coll_hier_pipe_allreduce(const void *sbuf, void *rbuf, MPI_Count count,
                                   const struct comm_coll_hier_rails *rails, int k);
 
 /* MPI_Iallreduce's schedule over RAILS (S on their communicator): a ring on each rail, the
- * host's included, up to the top and back. */
+ * host's included, up to the top and back (messages only: shared memory's collectives block). */
 struct comm_coll_sched;
 int comm_coll_iallreduce_hier_rails(struct comm_coll_sched *s, const void *sbuf, void *rbuf,
                                     MPI_Count count, struct comm_datatype *dt, struct comm_op *op,
                                     const struct comm_coll_hier_rails *rails);
+/* MPI_Ibcast's: the root's side scatters on each rail up to the top, the top rail broadcasts
+ * each piece, ring allgathers rebuild it on every rail down to the host's. */
+int comm_coll_ibcast_hier_rails(struct comm_coll_sched *s, void *buf, MPI_Count count,
+                                struct comm_datatype *dt, int root,
+                                const struct comm_coll_hier_rails *rails);
 
 /* My block (first element and count) of COUNT elements cut among a rail of PARTS members of
  * which I am member INDEX. */

@@ -1,8 +1,9 @@
 /*
  * hier_pipe.c - the rails' stages (hier.h) as schedules: the blocking allreduce of a long
- * vector with its stages overlapped, and the nonblocking allreduce over the rails.
+ * vector with its stages overlapped, and the nonblocking allreduce and broadcast over the
+ * rails.
  *
- * Layer: coll.  Commutative operations only (as every rails composition).
+ * Layer: coll.  Reductions: commutative operations only (as every rails composition).
  *
  * Stages one after another leave links idle: on three tiers the top stage (the pods' pieces
  * across the spine) keeps the rack uplinks half busy while the pod uplinks carry their share,
@@ -55,23 +56,26 @@ static void *pipe_at(void *buf, MPI_Count first, const struct comm_datatype *dt)
     return (char *)buf + first * dt->extent;
 }
 
+/* What rank 0 says at info, the first time on a communicator (comm_coll_hier's said). */
+enum pipe_said { PIPE_SAID_ALLREDUCE = 1, PIPE_SAID_IALLREDUCE = 2, PIPE_SAID_IBCAST = 4 };
+
 /* Rank 0 says at info, the first time on COMM, that an allreduce pipelined its levels above
- * the host (in K segments), or that MPI_Iallreduce went over the rails (NONBLOCKING). */
-static void pipe_say(struct comm_communicator *comm, bool nonblocking, int k)
+ * the host (in K segments), or that a nonblocking call went over the rails. */
+static void pipe_say(struct comm_communicator *comm, enum pipe_said what, int k)
 {
     struct comm_coll_hier *h = comm_coll_hier_get(comm);
     const char *name = comm->name[0] != '\0' ? comm->name : "a communicator";
-    bool *said = h == NULL ? NULL : nonblocking ? &h->irails_said : &h->pipe_said;
 
-    if (said == NULL || *said || comm->rank != 0) {
+    if (h == NULL || (h->said & what) || comm->rank != 0) {
         return;
     }
-    *said = true;
-    if (nonblocking) {
-        comm_log_info("coll", "iallreduce on %s: over the rails", name);
-    } else {
+    h->said |= what;
+    if (what == PIPE_SAID_ALLREDUCE) {
         comm_log_info("coll", "allreduce on %s: the levels above the host pipelined, %d segments",
                       name, k);
+    } else {
+        comm_log_info("coll", "%s on %s: over the rails",
+                      what == PIPE_SAID_IBCAST ? "ibcast" : "iallreduce", name);
     }
 }
 
@@ -241,7 +245,7 @@ static int pipe_run_segments(struct comm_communicator *comm,
         return MPI_ERR_NO_MEM;
     }
     comm_coll_blocks_split(n, k, cut);
-    pipe_say(comm, false, k);
+    pipe_say(comm, PIPE_SAID_ALLREDUCE, k);
     /* Every rank makes its K schedules (taking K tags of the communicator) before any starts. */
     for (int j = 0; j < k; j++) {
         struct pipe_marks m = {.prev = j > 0 ? &run.flags[(j - 1) * run.stages] : NULL,
@@ -318,8 +322,101 @@ int comm_coll_iallreduce_hier_rails(struct comm_coll_sched *s, const void *sbuf,
     if (tmp == NULL) {
         return MPI_ERR_NO_MEM;
     }
-    pipe_say(comm_coll_sched_comm(s), true, 0);
+    pipe_say(comm_coll_sched_comm(s), PIPE_SAID_IALLREDUCE, 0);
     err = sbuf == rbuf ? MPI_SUCCESS : comm_coll_sched_copy(s, sbuf, rbuf, count, dt);
     /* Every rail from the host's, with messages (shared memory's collectives block). */
     return err == MPI_SUCCESS ? pipe_build(s, rails, 0, rbuf, 0, count, dt, op, tmp, &m) : err;
+}
+
+/* ---- the nonblocking broadcast over the rails ------------------------------------------ */
+
+/* Member ROOT of rail R hands each member its block of the N bytes of BUF at FIRST. */
+static int pipe_scatter(struct comm_coll_sched *s, struct pipe_rail r, int root, char *buf,
+                        MPI_Count first, MPI_Count n, struct comm_datatype *byte)
+{
+    int err = MPI_SUCCESS;
+    MPI_Count f, k;
+
+    if (r.me != root) {
+        comm_coll_hier_rail_block(n, r.n, r.me, &f, &k);
+        err = comm_coll_sched_recv(s, buf + first + f, k, byte, r.ranks[root]);
+    }
+    for (int b = 0; b < r.n && r.me == root && err == MPI_SUCCESS; b++) {
+        if (b != root) {
+            comm_coll_hier_rail_block(n, r.n, b, &f, &k);
+            err = comm_coll_sched_send(s, buf + first + f, k, byte, r.ranks[b]);
+        }
+    }
+    return err == MPI_SUCCESS ? comm_coll_sched_round(s) : err;
+}
+
+/* Binomial broadcast on rail R from member ROOT of the N bytes of BUF at FIRST. */
+static int pipe_bcast(struct comm_coll_sched *s, struct pipe_rail r, int root, char *buf,
+                      MPI_Count first, MPI_Count n, struct comm_datatype *byte)
+{
+    int vr = (r.me - root + r.n) % r.n, mask = 1, err = MPI_SUCCESS;
+
+    while (mask < r.n) {
+        if (vr & mask) {
+            err = comm_coll_sched_recv(s, buf + first, n, byte, r.ranks[(vr - mask + root) % r.n]);
+            err = err == MPI_SUCCESS ? comm_coll_sched_round(s) : err;
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0 && err == MPI_SUCCESS; mask >>= 1) {
+        if (vr + mask < r.n) {
+            err = comm_coll_sched_send(s, buf + first, n, byte, r.ranks[(vr + mask + root) % r.n]);
+        }
+    }
+    return err == MPI_SUCCESS ? comm_coll_sched_round(s) : err;
+}
+
+int comm_coll_ibcast_hier_rails(struct comm_coll_sched *s, void *buf, MPI_Count count,
+                                struct comm_datatype *dt, int root,
+                                const struct comm_coll_hier_rails *rails)
+{
+    struct comm_communicator *comm = comm_coll_sched_comm(s);
+    const struct comm_coll_hier *h = comm_coll_hier_get(comm);
+    struct comm_datatype *byte = comm_datatype_lookup(MPI_BYTE);
+    MPI_Count n = count * (MPI_Count)dt->size;
+    int last = rails->nrails - 1, err = MPI_SUCCESS;
+    struct comm_coll_hier_walk w;
+    char *bytes;
+
+    if (h == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    /* The rails cut packed bytes (the ranks' type maps may differ, the bytes do not): a
+     * contiguous buffer is cut where it lies, any other goes through a packed copy. */
+    bytes = dt->contiguous ? (char *)buf + dt->true_lb : comm_coll_sched_buffer(s, (size_t)n);
+    if (bytes == NULL) {
+        return MPI_ERR_NO_MEM;
+    }
+    if (!dt->contiguous && comm->rank == root) {
+        err = comm_coll_sched_pack(s, buf, count, dt, bytes);
+    }
+    comm_coll_hier_walk_init(&w, n);
+    for (int r = 0; r < last && err == MPI_SUCCESS; r++) {
+        /* In the root's group of this rail's scope, the root's side cuts its piece up. */
+        if (comm_coll_hier_in_my_scope(h, r, comm, root)) {
+            err = pipe_scatter(s, pipe_rail(rails, r),
+                               comm_coll_hier_rail_holder(h, rails, r, comm, root), bytes, w.at,
+                               w.len, byte);
+        }
+        comm_coll_hier_walk_step(&w, rails, r);
+    }
+    if (err == MPI_SUCCESS) {
+        err = pipe_bcast(s, pipe_rail(rails, last),
+                         comm_coll_hier_rail_holder(h, rails, last, comm, root), bytes, w.at,
+                         w.len, byte);
+    }
+    for (int r = last - 1; r >= 0 && err == MPI_SUCCESS; r--) {
+        err = pipe_allgather(s, pipe_rail(rails, r), bytes, w.first[r], w.n[r], byte);
+    }
+    if (err == MPI_SUCCESS && !dt->contiguous && comm->rank != root) {
+        err = comm_coll_sched_unpack(s, bytes, buf, count, dt);
+    }
+    pipe_say(comm, PIPE_SAID_IBCAST, 0);
+    return err;
 }

@@ -1,7 +1,9 @@
 /*
  * ihier.c - the hierarchical schedules of MPI_Ibarrier, MPI_Ibcast and MPI_Iallreduce: the
  * stages of the blocking "hier" algorithms (coll/hier/hier.h), each a binomial tree over the
- * stage's members, as rounds of one schedule on the communicator itself.
+ * stage's members, as rounds of one schedule on the communicator itself.  A long broadcast or
+ * allreduce on a regular communicator goes over the rails as the blocking one does
+ * (hier_pipe.c: a scatter or a ring on each rail).
  *
  * A stage's members are named by their ranks in the communicator, so every message travels on
  * the communicator's collective context with the schedule's tag.  Two ranks may meet in more
@@ -120,6 +122,9 @@ int comm_coll_ibcast_hier(struct comm_coll_sched *s, void *buf, MPI_Count count,
 
     if (h == NULL) {
         return MPI_ERR_NO_MEM;
+    }
+    if (comm_coll_hier_use_rails(comm, (size_t)count * (size_t)dt->size)) {
+        return comm_coll_ibcast_hier_rails(s, buf, count, dt, root, comm_coll_hier_rails_get(comm));
     }
     last = h->nstages - 1;
     /* Up the root's path to the communicator's rank 0, which leads every stage it is in. */
