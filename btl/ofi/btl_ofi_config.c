@@ -166,6 +166,18 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                                .audience = COMM_AUDIENCE_USER,
                                                .min = 0,
                                                .max = 1},
+    [COMM_BTL_OFI_SETTING_RAIL_REREAD] = {.name = "COMM_RAIL_REREAD",
+                                          .type = COMM_SETTING_BOOL,
+                                          .default_value = "1",
+                                          .help = "1: the pieces a rail other than a peer's "
+                                                  "first one reads land in comm's buffers and "
+                                                  "are copied into place, so that those of a "
+                                                  "rail taken out are read again on the others "
+                                                  "at once, and the rail stays out while its "
+                                                  "first reads are pending; 0: they land in "
+                                                  "place (no copy), wait for their rail, and it "
+                                                  "comes back once it delivers",
+                                          .audience = COMM_AUDIENCE_TUNER},
 };
 
 const struct comm_setting_table comm_btl_ofi_settings = {

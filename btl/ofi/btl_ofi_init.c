@@ -48,6 +48,7 @@ struct ofi_settings {
     long rail_timeout_ms;
     const char *host_provider; /* COMM_OFI_HOST_PROVIDER */
     long progress_threads;     /* COMM_PROGRESS_THREADS */
+    bool reread;               /* COMM_RAIL_REREAD */
     bool explicit_choice; /* the user named a backend or devices */
 };
 
@@ -74,6 +75,7 @@ static int ofi_read_settings(struct ofi_settings *s)
                                      &s->host_provider)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_PROGRESS_THREADS],
                                   &s->progress_threads)) < 0 ||
+        (rc = comm_config_get_bool(&t[COMM_BTL_OFI_SETTING_RAIL_REREAD], &s->reread)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RAIL_TIMEOUT], &s->rail_timeout_ms)) <
             0) {
         return rc;
@@ -794,6 +796,7 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->base.eager_limit = (size_t)s.eager;
     m->host = self->host != NULL ? self->host : "?";
     m->stripe_min = (size_t)s.stripe_min;
+    m->reread = s.reread;
     m->rail_timeout_ns = (uint64_t)s.rail_timeout_ms * 1000000u;
     m->eps = calloc((size_t)self->size, sizeof(*m->eps));
     if (m->eps == NULL) {
@@ -1128,6 +1131,7 @@ static void ofi_close_all(struct btl_ofi_module *m)
                                "endpoint");
         m->rails[k].ep = NULL;
     }
+    comm_btl_ofi_shadows_free(m); /* nothing lands in them now */
     for (size_t i = 0; i < m->rx_nchunks; i++) {
         comm_btl_ofi_close_fid(m->rx_mr[i] != NULL ? &m->rx_mr[i]->fid : NULL,
                                "receive registration");

@@ -111,6 +111,7 @@ enum btl_ofi_op_type {
     BTL_OFI_OP_READ,
     BTL_OFI_OP_AREAD, /* one read of an asynchronous get */
     BTL_OFI_OP_AWRITE, /* an asynchronous put (put_start) */
+    BTL_OFI_OP_SHADOW, /* a piece read into a buffer of the module's (struct btl_ofi_shadow) */
 };
 
 /* The head of every operation's context: what libfabric may use, then what we are. */
@@ -148,6 +149,25 @@ struct btl_ofi_read {
 };
 
 struct btl_ofi_get;
+struct btl_ofi_aread;
+
+/*
+ * A piece of a striped get read on a rail other than its peer's home rail (COMM_RAIL_REREAD):
+ * it lands in BUF, the module's, and is copied into place when it completes.  When its rail is
+ * taken out the piece is read again on another rail and this one is orphaned (A NULL):
+ * whatever it brings later lands here, never in memory the program has back.  Owned by the
+ * module: every one made is on m->shadows (freed at close, after the endpoints), those not in
+ * flight on m->shadows_free.
+ */
+struct btl_ofi_shadow {
+    struct btl_ofi_op op;
+    struct btl_ofi_aread *a; /* the read it stands for; NULL for an orphan or a free one */
+    unsigned rail;           /* the rail it is read on */
+    char *buf;
+    size_t cap;
+    struct btl_ofi_shadow *next_free;
+    struct btl_ofi_shadow *next_made;
+};
 
 /* One read of an asynchronous get. */
 struct btl_ofi_aread {
@@ -160,6 +180,7 @@ struct btl_ofi_aread {
     unsigned rail;                 /* the rail it went on */
     char *dst; /* where it reads, to read it again on another rail if its rail fails */
     uint64_t raddr;
+    struct btl_ofi_shadow *shadow; /* where it lands when not in place (busy only) */
 };
 
 /*
@@ -189,6 +210,7 @@ struct btl_ofi_rail {
     size_t sample_bytes;    /* bytes completed since */
     size_t inflight_bytes;  /* bytes of pieces posted on it, not completed */
     unsigned inflight;      /* and how many */
+    unsigned orphans;       /* reads on it no get waits for any more (struct btl_ofi_shadow) */
     uint64_t last_done_ns;  /* when a piece last completed on it (or the oldest was posted) */
     uint64_t bytes;         /* bytes read on it in all */
     unsigned long pieces;   /* pieces read on it in all */
@@ -347,6 +369,10 @@ struct btl_ofi_module {
     int host_fabric; /* the fabric of this host's ranks (COMM_OFI_HOST_PROVIDER); -1: none */
     uint64_t rails_checked_ns; /* the last comm_btl_ofi_rails_check */
     size_t stripe_min;      /* COMM_RAIL_STRIPE_MIN */
+    bool reread;            /* COMM_RAIL_REREAD */
+    struct btl_ofi_shadow *shadows;      /* every shadow made (struct btl_ofi_shadow) */
+    struct btl_ofi_shadow *shadows_free; /* and those not in flight */
+    unsigned long rereads;               /* pieces read again at once, their rail taken out */
     uint64_t rail_timeout_ns; /* COMM_RAIL_TIMEOUT_MS */
     const char *host;       /* this host's name, for messages */
 
@@ -532,6 +558,8 @@ void comm_btl_ofi_rail_posted(struct btl_ofi_module *m, unsigned k, size_t n, ui
 void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool ok);
 /* Rail K failed (CAUSE, for the warning): taken out of the schedule for a while. */
 void comm_btl_ofi_rail_failed(struct btl_ofi_module *m, unsigned k, const char *cause);
+/* A read on rail K that no get waited for any more (an orphan's) ended. */
+void comm_btl_ofi_rail_orphan_ended(struct btl_ofi_module *m, unsigned k);
 /* Takes out of the schedule rails whose pieces stopped completing. */
 void comm_btl_ofi_rails_check(struct btl_ofi_module *m);
 /* "eth1 (tcp;ofi_rxm, 10.79.0.0/16), ..." */
@@ -610,6 +638,14 @@ size_t comm_btl_ofi_read_size(const struct btl_ofi_module *m, const struct btl_o
                               enum comm_btl_ofi_read_way way);
 /* Frees the gets still under way at close (their done functions are not called). */
 void comm_btl_ofi_drop_gets(struct btl_ofi_module *m);
+/* Shadow SH completed (OK) or failed: its piece is copied into place and its read ended, or,
+ * an orphan, it is free again. */
+void comm_btl_ofi_shadow_ended(struct btl_ofi_module *m, struct btl_ofi_shadow *sh, bool ok);
+/* Reads again on the other rails every piece in flight on rail K that lands in a shadow
+ * (orphaning the shadows); how many. */
+unsigned comm_btl_ofi_gets_reread(struct btl_ofi_module *m, unsigned k);
+/* Frees every shadow; at close, once the endpoints are closed. */
+void comm_btl_ofi_shadows_free(struct btl_ofi_module *m);
 
 /* btl_ofi_write.c */
 int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, size_t len,

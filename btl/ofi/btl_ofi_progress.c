@@ -100,6 +100,20 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
     }
     text[0] = '\0';
     fi_cq_strerror(cq, err.prov_errno, err.err_data, text, sizeof(text));
+    if (op->type == BTL_OFI_OP_SHADOW) {
+        struct btl_ofi_aread *a = ((struct btl_ofi_shadow *)op)->a;
+        char cause[384];
+
+        comm_btl_ofi_shadow_ended(m, (struct btl_ofi_shadow *)op, false);
+        if (a == NULL) {
+            return; /* an orphan: its piece was read again elsewhere */
+        }
+        snprintf(cause, sizeof(cause), "a read failed: %s%s%s%s",
+                 comm_btl_ofi_fi_strerror(err.err), text[0] ? " (" : "", text, text[0] ? ")" : "");
+        comm_btl_ofi_rail_failed(m, k, cause);
+        comm_btl_ofi_aread_redo(m, a);
+        return;
+    }
     if (op->type == BTL_OFI_OP_AREAD && ((struct btl_ofi_aread *)op)->get->striped &&
         __builtin_popcount(((struct btl_ofi_aread *)op)->get->ep->rails) > 1) {
         char cause[384];
@@ -154,6 +168,8 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
         comm_btl_ofi_awrite_ended(m, a, COMM_ERR_SYSTEM);
         break;
     }
+    case BTL_OFI_OP_SHADOW:
+        break; /* above */
     }
 }
 
@@ -205,6 +221,9 @@ static int ofi_poll_cq(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k)
             break;
         case BTL_OFI_OP_AWRITE:
             comm_btl_ofi_awrite_ended(m, (struct btl_ofi_awrite *)op, COMM_OK);
+            break;
+        case BTL_OFI_OP_SHADOW:
+            comm_btl_ofi_shadow_ended(m, (struct btl_ofi_shadow *)op, true);
             break;
         }
     }

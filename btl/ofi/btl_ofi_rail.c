@@ -34,10 +34,12 @@
  * A rail fails when a piece on it completes in error or none completes for
  * COMM_RAIL_TIMEOUT_MS while some are on it (a gap between progress calls does not count): it
  * is taken out of the schedule (a warning names host, rail and cause), a piece that failed is
- * read again on the other rails, and pieces still on it wait for it (comm_btl_ofi_rail_failed
- * says why).  After BTL_OFI_RAIL_RETRY_NS, once nothing is left on it, it is tried with one
- * piece, and is back when that piece completes.  rails[0] is never taken out for a stall, and
- * a peer's pieces fall back to its home rail when no other rail to it is up.
+ * read again on the other rails, and so are the pieces still on it, at once, where they land in
+ * shadows (off the home rail with COMM_RAIL_REREAD: struct btl_ofi_shadow; the others wait for
+ * it, comm_btl_ofi_rail_failed says why).  After BTL_OFI_RAIL_RETRY_NS, once nothing is left on
+ * it, it is tried with one piece, and is back when that piece completes (taken out again if
+ * that piece stalls too).  rails[0] is never taken out for a stall, and a peer's pieces fall
+ * back to its home rail when no other rail to it is up.
  */
 #include "config.h"
 
@@ -413,9 +415,12 @@ int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint
 }
 
 /* Whether rail K may take a piece now: up, or down and due for a try (one piece at a time). */
+/* Up, or taken out and due to be tried again: nothing left on it, not even a read no get
+ * waits for (while those are pending, libfabric 1.17's net gave later reads on the same rail
+ * wrong bytes: they read memory their sender had since let go). */
 static bool ofi_rail_usable(const struct btl_ofi_rail *r, uint64_t now)
 {
-    return !r->down || (r->inflight == 0 && now >= r->retry_ns);
+    return !r->down || (r->inflight == 0 && r->orphans == 0 && now >= r->retry_ns);
 }
 
 int comm_btl_ofi_rail_pick(struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep, size_t n,
@@ -454,6 +459,16 @@ void comm_btl_ofi_rail_posted(struct btl_ofi_module *m, unsigned k, size_t n, ui
     r->inflight_bytes += n;
 }
 
+/* Rail R, taken out, delivered a piece: it is back in the schedule, a new sample from NOW. */
+static void ofi_rail_back(const struct btl_ofi_module *m, struct btl_ofi_rail *r, uint64_t now)
+{
+    r->down = false;
+    r->sample_from = now;
+    r->sample_bytes = 0;
+    comm_log_warn("btl_ofi", "host %s: rail %s is back: a piece read on it completed", m->host,
+                  r->name);
+}
+
 void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool ok)
 {
     struct btl_ofi_rail *r = &m->rails[k];
@@ -469,11 +484,7 @@ void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool
     r->bytes += n;
     r->pieces++;
     if (r->down) {
-        r->down = false;
-        r->sample_from = now; /* a new sample from here */
-        r->sample_bytes = 0;
-        comm_log_warn("btl_ofi", "host %s: rail %s is back: a piece read on it completed",
-                      m->host, r->name);
+        ofi_rail_back(m, r, now);
     }
     r->sample_bytes += n;
     if (r->sample_from != 0 && now - r->sample_from >= BTL_OFI_RAIL_SAMPLE_NS) {
@@ -491,25 +502,34 @@ void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool
 
 /*
  * Takes rail K out of the schedule (CAUSE says why): no piece goes on it until it is tried
- * again.  Pieces still on it stay there: a read cannot be recalled, so one read again elsewhere
- * while the first could still land would let stale bytes reach memory the program has been
- * given back.  They complete when the provider delivers them (the kernel's TCP resends until
- * the link is back), or fail, and are then read again on the other rails.
+ * again.  A read cannot be recalled, so a piece read again elsewhere while its first read could
+ * still land would let stale bytes reach memory the program has been given back: the pieces on
+ * it that land in shadows (COMM_RAIL_REREAD) are read again on the other rails at once, their
+ * shadows orphaned; those that land in place stay and complete when the provider delivers them
+ * (the kernel's TCP resends until the link is back), or fail, and are then read again.
  */
 void comm_btl_ofi_rail_failed(struct btl_ofi_module *m, unsigned k, const char *cause)
 {
     struct btl_ofi_rail *r = &m->rails[k];
+    unsigned again;
 
     r->retry_ns = comm_btl_ofi_now_ns() + BTL_OFI_RAIL_RETRY_NS;
+    again = comm_btl_ofi_gets_reread(m, k);
     if (r->down) {
-        return;
+        return; /* a piece it was tried with again */
     }
     r->down = true;
     r->downs++;
     comm_log_warn("btl_ofi",
-                  "host %s: rail %s taken out (%s): new pieces go on the other rails; the %u "
-                  "on it wait for it, and it is tried again in %.1f s",
-                  m->host, r->name, cause, r->inflight, (double)BTL_OFI_RAIL_RETRY_NS / 1e9);
+                  "host %s: rail %s taken out (%s): new pieces go on the other rails; of those "
+                  "on it %u are read again on them, %u wait for it; it is tried again in %.1f s%s",
+                  m->host, r->name, cause, again, r->inflight, (double)BTL_OFI_RAIL_RETRY_NS / 1e9,
+                  again > 0 ? ", once the first reads of those read again have ended" : "");
+}
+
+void comm_btl_ofi_rail_orphan_ended(struct btl_ofi_module *m, unsigned k)
+{
+    m->rails[k].orphans--;
 }
 
 void comm_btl_ofi_rails_check(struct btl_ofi_module *m)
@@ -529,7 +549,8 @@ void comm_btl_ofi_rails_check(struct btl_ofi_module *m)
             r->last_done_ns = now;
             r->sample_from = 0;
         }
-        if (r->inflight > 0 && !r->down && now - r->last_done_ns > m->rail_timeout_ns) {
+        /* A rail taken out stalls again when the piece it is tried with does not come back. */
+        if (r->inflight > 0 && now - r->last_done_ns > m->rail_timeout_ns) {
             char cause[96];
 
             snprintf(cause, sizeof(cause), "no read completed on it for %.1f s",

@@ -426,8 +426,95 @@ int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, 
     return rc;
 }
 
-/* Posts the next read of G with its free slot A: COMM_OK, COMM_AGAIN (the provider is busy:
- * again at the next progress call) or a status. */
+/* A shadow of at least N bytes, free, or NULL when out of memory. */
+static struct btl_ofi_shadow *ofi_shadow_take(struct btl_ofi_module *m, size_t n)
+{
+    struct btl_ofi_shadow *sh = m->shadows_free;
+
+    if (sh == NULL) {
+        sh = calloc(1, sizeof(*sh));
+        if (sh == NULL) {
+            return NULL;
+        }
+        sh->op.type = BTL_OFI_OP_SHADOW;
+        sh->next_made = m->shadows;
+        m->shadows = sh;
+    } else {
+        m->shadows_free = sh->next_free;
+    }
+    if (sh->cap < n) {
+        char *buf = malloc(n);
+
+        if (buf == NULL) {
+            sh->next_free = m->shadows_free;
+            m->shadows_free = sh;
+            return NULL;
+        }
+        free(sh->buf);
+        sh->buf = buf;
+        sh->cap = n;
+    }
+    return sh;
+}
+
+static void ofi_shadow_give(struct btl_ofi_module *m, struct btl_ofi_shadow *sh)
+{
+    sh->a = NULL;
+    sh->next_free = m->shadows_free;
+    m->shadows_free = sh;
+}
+
+void comm_btl_ofi_shadow_ended(struct btl_ofi_module *m, struct btl_ofi_shadow *sh, bool ok)
+{
+    struct btl_ofi_aread *a = sh->a;
+
+    if (a != NULL) {
+        a->shadow = NULL;
+        if (ok) {
+            memcpy(a->dst, sh->buf, a->len);
+        }
+    }
+    ofi_shadow_give(m, sh);
+    if (a == NULL) {
+        comm_btl_ofi_rail_orphan_ended(m, sh->rail);
+    } else if (ok) {
+        comm_btl_ofi_aread_ended(m, a, true);
+    }
+}
+
+void comm_btl_ofi_shadows_free(struct btl_ofi_module *m)
+{
+    while (m->shadows != NULL) {
+        struct btl_ofi_shadow *sh = m->shadows;
+
+        m->shadows = sh->next_made;
+        free(sh->buf);
+        free(sh);
+    }
+    m->shadows_free = NULL;
+}
+
+unsigned comm_btl_ofi_gets_reread(struct btl_ofi_module *m, unsigned k)
+{
+    unsigned n = 0;
+
+    for (struct btl_ofi_get *g = m->gets; g != NULL; g = g->next) {
+        for (size_t i = 0; i < BTL_OFI_READS_IN_FLIGHT; i++) {
+            struct btl_ofi_aread *a = &g->reads[i];
+
+            if (a->busy && a->rail == k && a->shadow != NULL) {
+                a->shadow->a = NULL; /* an orphan: what it brings lands in it, unread */
+                a->shadow = NULL;
+                m->rails[k].orphans++;
+                comm_btl_ofi_aread_redo(m, a);
+                n++;
+            }
+        }
+    }
+    m->rereads += n;
+    return n;
+}
+
 /* Posts the next read of G with its free slot A (or A's piece again, when it is to be redone),
  * on the rail it would end first on when G is striped, else on the home rail: COMM_OK,
  * COMM_AGAIN (the provider is busy: again at the next progress call) or a status. */
@@ -439,11 +526,22 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
     uint64_t now = 0;
     int rail = (int)g->ep->home;
     void *desc = NULL;
+    struct btl_ofi_shadow *sh = NULL;
     ssize_t ret;
 
     if (g->striped) {
         now = comm_btl_ofi_now_ns();
         rail = comm_btl_ofi_rail_pick(m, g->ep, n, now);
+    }
+    /* Off the home rail, into a shadow (COMM_RAIL_REREAD), so that it can be read again
+     * elsewhere at once if its rail stalls; not where reads need local registrations. */
+    if (g->striped && m->reread && (unsigned)rail != g->ep->home && !(m->mr_mode & FI_MR_LOCAL)) {
+        sh = ofi_shadow_take(m, n);
+        if (sh == NULL) {
+            return COMM_ERR_NOMEM;
+        }
+        sh->a = a;
+        sh->rail = (unsigned)rail;
     }
     if ((m->mr_mode & FI_MR_LOCAL) && a->local == NULL) {
         int rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, dst, n, &a->local);
@@ -455,8 +553,13 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
     if (a->local != NULL) {
         desc = comm_btl_ofi_mr_desc(a->local, (unsigned)rail);
     }
-    ret = fi_read(m->rails[rail].ep, dst, n, desc, g->ep->rail_addr[rail],
-                  btl_ofi_raddr(m, (unsigned)rail, raddr, g->key), g->key, &a->op.ctx);
+    ret = fi_read(m->rails[rail].ep, sh != NULL ? sh->buf : dst, n, sh != NULL ? NULL : desc,
+                  g->ep->rail_addr[rail], btl_ofi_raddr(m, (unsigned)rail, raddr, g->key), g->key,
+                  sh != NULL ? &sh->op.ctx : &a->op.ctx);
+    if (ret != 0 && sh != NULL) {
+        ofi_shadow_give(m, sh);
+        sh = NULL;
+    }
     if (ret == -FI_EAGAIN) {
         return COMM_AGAIN;
     }
@@ -474,6 +577,7 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
         return COMM_ERR_SYSTEM;
     }
     a->busy = true;
+    a->shadow = sh;
     a->len = n;
     a->rail = (unsigned)rail;
     a->dst = dst;

@@ -24,6 +24,7 @@ enum comm_btl_ofi_setting {
     COMM_BTL_OFI_SETTING_RAIL_TIMEOUT,
     COMM_BTL_OFI_SETTING_HOST_PROVIDER,
     COMM_BTL_OFI_SETTING_PROGRESS_THREADS,
+    COMM_BTL_OFI_SETTING_RAIL_REREAD,
 };
 
 extern const struct comm_setting comm_btl_ofi_setting_list[];
