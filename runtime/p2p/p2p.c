@@ -15,7 +15,9 @@
  *
  * A read the transport can do without waiting (get_start) is begun, and the receive completes,
  * FIN going back, when the transport says it ended; so the reads of messages that arrive one
- * after another overlap.  Otherwise the receiver waits in get.
+ * after another overlap.  Into non-contiguous memory only when the transport stripes the
+ * message (several rails): read whole into a buffer of the request's, then unpacked.
+ * Otherwise the receiver waits in get.
  *
  * A written rendezvous: the receiver of an RTS of at most the btl's write_max bytes, into
  * contiguous memory, registers that memory and sends CTW (its buffer, that registration's key
@@ -575,6 +577,14 @@ static void p2p_on_share(long peer, const struct p2p_ctl_hdr *h)
 static void p2p_end_read(struct comm_request *req, long peer, int rc)
 {
     p2p_answer(peer, P2P_FIN, req->peer_req, 0, 0);
+    if (req->bounce != NULL) {
+        /* Read whole into its own buffer (p2p_read_start_packed): into place now. */
+        if (rc == COMM_OK) {
+            comm_datatype_unpack(req->dt, req->buf, req->count, 0, req->bounce, req->want);
+        }
+        free(req->bounce);
+        req->bounce = NULL;
+    }
     if (rc < 0) {
         comm_log_error("runtime", "reading a %zu-byte message from rank %ld failed: %s",
                        req->msg_len, peer, comm_strerror(rc));
@@ -630,6 +640,39 @@ static int p2p_read_start(struct comm_request *req, const struct p2p_arrival *a)
         req->state = COMM_REQUEST_READING;
     }
     return rc;
+}
+
+/*
+ * A message into non-contiguous memory that the transport stripes (the endpoint's stripe_min):
+ * begun like a contiguous one into a buffer of the request's own, without waiting, and
+ * unpacked when the read ends (p2p_end_read), so that it too is read in pieces over the
+ * rails.  COMM_ERR_NOT_SUPPORTED when it is not for this (p2p_read then reads it in place).
+ */
+static int p2p_read_start_packed(struct comm_request *req, const struct p2p_arrival *a)
+{
+    struct comm_btl_endpoint *ep = p2p_procs[a->peer].ep;
+    struct iovec iov;
+    int rc;
+
+    if (ep->stripe_min == 0 || req->want < ep->stripe_min || ep->module->ops->get_start == NULL) {
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    req->bounce = malloc(req->want);
+    if (req->bounce == NULL) {
+        return COMM_ERR_NOT_SUPPORTED; /* read in place, piece by piece */
+    }
+    iov.iov_base = req->bounce;
+    iov.iov_len = req->want;
+    req->read_peer = a->peer;
+    req->peer_req = a->sreq;
+    rc = ep->module->ops->get_start(ep, &iov, 1, a->addr, a->key, req->want, p2p_on_read_done, req);
+    if (rc != COMM_OK) {
+        free(req->bounce);
+        req->bounce = NULL;
+        return rc;
+    }
+    req->state = COMM_REQUEST_READING;
+    return COMM_OK;
 }
 
 /* ---- the written rendezvous ------------------------------------------------------- */
@@ -874,7 +917,9 @@ static void p2p_deliver(struct comm_request *req, const struct p2p_arrival *a)
 /* Reads the message of the RTS A into REQ, or asks for it in fragments. */
 static void p2p_fetch(struct comm_request *req, const struct p2p_arrival *a)
 {
-    int rc = req->want > 0 && req->dt->contiguous ? p2p_read_start(req, a) : COMM_ERR_NOT_SUPPORTED;
+    int rc = req->want == 0        ? COMM_ERR_NOT_SUPPORTED
+             : req->dt->contiguous ? p2p_read_start(req, a)
+                                   : p2p_read_start_packed(req, a);
 
     if (rc == COMM_OK) {
         return;

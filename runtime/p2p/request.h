@@ -82,7 +82,8 @@ struct comm_request {
     size_t done;                /* bytes moved so far */
     size_t want;                /* recv: bytes to receive (min of message and capacity) */
     size_t msg_len;             /* recv: bytes the sender sent */
-    void *bounce;               /* send: packed copy of non-contiguous data for the reader */
+    void *bounce; /* send: packed copy of non-contiguous data for the reader; receive: the
+                   * message read whole before it is unpacked (a striped read) */
     uint64_t rndv_key;          /* send: the transport's registration of what the peer reads */
     bool rndv_registered;       /* send: rndv_key holds a registration to release */
     uint64_t peer_req;          /* the other side's request id */
