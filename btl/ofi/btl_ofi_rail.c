@@ -511,9 +511,11 @@ void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool
 void comm_btl_ofi_rail_failed(struct btl_ofi_module *m, unsigned k, const char *cause)
 {
     struct btl_ofi_rail *r = &m->rails[k];
+    uint64_t now = comm_btl_ofi_now_ns();
     unsigned again;
 
-    r->retry_ns = comm_btl_ofi_now_ns() + BTL_OFI_RAIL_RETRY_NS;
+    r->retry_ns = now + BTL_OFI_RAIL_RETRY_NS;
+    r->last_done_ns = now; /* checked for a stall again a whole COMM_RAIL_TIMEOUT_MS later */
     again = comm_btl_ofi_gets_reread(m, k);
     if (r->down) {
         return; /* a piece it was tried with again */
