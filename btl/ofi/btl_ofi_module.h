@@ -372,7 +372,6 @@ struct btl_ofi_module {
     bool reread;            /* COMM_RAIL_REREAD */
     struct btl_ofi_shadow *shadows;      /* every shadow made (struct btl_ofi_shadow) */
     struct btl_ofi_shadow *shadows_free; /* and those not in flight */
-    unsigned long rereads;               /* pieces read again at once, their rail taken out */
     uint64_t rail_timeout_ns; /* COMM_RAIL_TIMEOUT_MS */
     const char *host;       /* this host's name, for messages */
 
@@ -558,8 +557,6 @@ void comm_btl_ofi_rail_posted(struct btl_ofi_module *m, unsigned k, size_t n, ui
 void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool ok);
 /* Rail K failed (CAUSE, for the warning): taken out of the schedule for a while. */
 void comm_btl_ofi_rail_failed(struct btl_ofi_module *m, unsigned k, const char *cause);
-/* A read on rail K that no get waited for any more (an orphan's) ended. */
-void comm_btl_ofi_rail_orphan_ended(struct btl_ofi_module *m, unsigned k);
 /* Takes out of the schedule rails whose pieces stopped completing. */
 void comm_btl_ofi_rails_check(struct btl_ofi_module *m);
 /* "eth1 (tcp;ofi_rxm, 10.79.0.0/16), ..." */

@@ -102,17 +102,12 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
     fi_cq_strerror(cq, err.prov_errno, err.err_data, text, sizeof(text));
     if (op->type == BTL_OFI_OP_SHADOW) {
         struct btl_ofi_aread *a = ((struct btl_ofi_shadow *)op)->a;
-        char cause[384];
 
         comm_btl_ofi_shadow_ended(m, (struct btl_ofi_shadow *)op, false);
         if (a == NULL) {
             return; /* an orphan: its piece was read again elsewhere */
         }
-        snprintf(cause, sizeof(cause), "a read failed: %s%s%s%s",
-                 comm_btl_ofi_fi_strerror(err.err), text[0] ? " (" : "", text, text[0] ? ")" : "");
-        comm_btl_ofi_rail_failed(m, k, cause);
-        comm_btl_ofi_aread_redo(m, a);
-        return;
+        op = &a->op; /* the failure of a striped get's read, as below */
     }
     if (op->type == BTL_OFI_OP_AREAD && ((struct btl_ofi_aread *)op)->get->striped &&
         __builtin_popcount(((struct btl_ofi_aread *)op)->get->ep->rails) > 1) {

@@ -414,8 +414,7 @@ int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint
     return COMM_OK;
 }
 
-/* Whether rail K may take a piece now: up, or down and due for a try (one piece at a time). */
-/* Up, or taken out and due to be tried again: nothing left on it, not even a read no get
+/* Whether rail R may take a piece now: up, or taken out and due to be tried again: nothing left on it, not even a read no get
  * waits for (while those are pending, libfabric 1.17's net gave later reads on the same rail
  * wrong bytes: they read memory their sender had since let go). */
 static bool ofi_rail_usable(const struct btl_ofi_rail *r, uint64_t now)
@@ -527,11 +526,6 @@ void comm_btl_ofi_rail_failed(struct btl_ofi_module *m, unsigned k, const char *
                   "on it %u are read again on them, %u wait for it; it is tried again in %.1f s%s",
                   m->host, r->name, cause, again, r->inflight, (double)BTL_OFI_RAIL_RETRY_NS / 1e9,
                   again > 0 ? ", once the first reads of those read again have ended" : "");
-}
-
-void comm_btl_ofi_rail_orphan_ended(struct btl_ofi_module *m, unsigned k)
-{
-    m->rails[k].orphans--;
 }
 
 void comm_btl_ofi_rails_check(struct btl_ofi_module *m)

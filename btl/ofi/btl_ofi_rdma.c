@@ -476,7 +476,7 @@ void comm_btl_ofi_shadow_ended(struct btl_ofi_module *m, struct btl_ofi_shadow *
     }
     ofi_shadow_give(m, sh);
     if (a == NULL) {
-        comm_btl_ofi_rail_orphan_ended(m, sh->rail);
+        m->rails[sh->rail].orphans--;
     } else if (ok) {
         comm_btl_ofi_aread_ended(m, a, true);
     }
@@ -511,7 +511,6 @@ unsigned comm_btl_ofi_gets_reread(struct btl_ofi_module *m, unsigned k)
             }
         }
     }
-    m->rereads += n;
     return n;
 }
 

@@ -348,7 +348,6 @@ void comm_btl_ofi_push(struct btl_ofi_module *m, bool now)
 int comm_btl_ofi_flush(struct comm_btl_module *module)
 {
     struct btl_ofi_module *m = (struct btl_ofi_module *)module;
-
     bool idle;
 
     comm_btl_ofi_push(m, true);

@@ -623,14 +623,15 @@ static void p2p_on_read_done(void *ctx, int status)
 }
 
 /*
- * Begins reading the message of an RTS into REQ's contiguous memory without waiting for it, so
- * that the reads of messages that follow overlap; REQ completes when the transport says the
- * read ended.  Returns COMM_OK when begun, else what get_start said.
+ * Begins reading the message of an RTS into INTO (REQ's contiguous memory, or a buffer of its
+ * own) without waiting for it, so that the reads of messages that follow overlap; REQ
+ * completes when the transport says the read ended.  Returns COMM_OK when begun, else what
+ * get_start said.
  */
-static int p2p_read_start(struct comm_request *req, const struct p2p_arrival *a)
+static int p2p_read_start(struct comm_request *req, const struct p2p_arrival *a, void *into)
 {
     struct comm_btl_endpoint *ep = p2p_procs[a->peer].ep;
-    struct iovec iov = {p2p_contig_base(req), req->want};
+    struct iovec iov = {into, req->want};
     int rc;
 
     req->read_peer = a->peer;
@@ -644,35 +645,28 @@ static int p2p_read_start(struct comm_request *req, const struct p2p_arrival *a)
 
 /*
  * A message into non-contiguous memory that the transport stripes (the endpoint's stripe_min):
- * begun like a contiguous one into a buffer of the request's own, without waiting, and
- * unpacked when the read ends (p2p_end_read), so that it too is read in pieces over the
- * rails.  COMM_ERR_NOT_SUPPORTED when it is not for this (p2p_read then reads it in place).
+ * begun like a contiguous one into a buffer of the request's own and unpacked when the read
+ * ends (p2p_end_read), so that it too is read in pieces over the rails.
+ * COMM_ERR_NOT_SUPPORTED when it is not for this (p2p_read then reads it in place).
  */
 static int p2p_read_start_packed(struct comm_request *req, const struct p2p_arrival *a)
 {
-    struct comm_btl_endpoint *ep = p2p_procs[a->peer].ep;
-    struct iovec iov;
+    size_t stripe_min = p2p_procs[a->peer].ep->stripe_min;
     int rc;
 
-    if (ep->stripe_min == 0 || req->want < ep->stripe_min || ep->module->ops->get_start == NULL) {
+    if (stripe_min == 0 || req->want < stripe_min) {
         return COMM_ERR_NOT_SUPPORTED;
     }
     req->bounce = malloc(req->want);
     if (req->bounce == NULL) {
         return COMM_ERR_NOT_SUPPORTED; /* read in place, piece by piece */
     }
-    iov.iov_base = req->bounce;
-    iov.iov_len = req->want;
-    req->read_peer = a->peer;
-    req->peer_req = a->sreq;
-    rc = ep->module->ops->get_start(ep, &iov, 1, a->addr, a->key, req->want, p2p_on_read_done, req);
+    rc = p2p_read_start(req, a, req->bounce);
     if (rc != COMM_OK) {
         free(req->bounce);
         req->bounce = NULL;
-        return rc;
     }
-    req->state = COMM_REQUEST_READING;
-    return COMM_OK;
+    return rc;
 }
 
 /* ---- the written rendezvous ------------------------------------------------------- */
@@ -918,7 +912,7 @@ static void p2p_deliver(struct comm_request *req, const struct p2p_arrival *a)
 static void p2p_fetch(struct comm_request *req, const struct p2p_arrival *a)
 {
     int rc = req->want == 0        ? COMM_ERR_NOT_SUPPORTED
-             : req->dt->contiguous ? p2p_read_start(req, a)
+             : req->dt->contiguous ? p2p_read_start(req, a, p2p_contig_base(req))
                                    : p2p_read_start_packed(req, a);
 
     if (rc == COMM_OK) {
