@@ -60,12 +60,35 @@
 struct comm_btl_module;
 struct comm_btl_endpoint;
 
+/*
+ * A registration as peers name it: what register_mem gives, carried to the peer beside the
+ * address and handed back to get, put and the writes there.  A btl with one key for its memory
+ * uses W[0]; one that reaches a peer over several networks (rails, each with its own keys) may
+ * fill more words.  The runtime only carries it (all zero when nothing was registered); the
+ * btl alone gives it meaning.
+ */
+enum { COMM_BTL_KEY_WORDS = 8 };
+struct comm_btl_key {
+    uint64_t w[COMM_BTL_KEY_WORDS];
+};
+
+/* Whether K names no registration (all zero). */
+static inline bool comm_btl_key_none(const struct comm_btl_key *k)
+{
+    for (int i = 0; i < COMM_BTL_KEY_WORDS; i++) {
+        if (k->w[i] != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* What the runtime knows of a peer when it asks a btl to connect. */
 struct comm_btl_peer {
-    long rank;       /* in MPI_COMM_WORLD */
-    bool same_host;  /* from the job map */
+    long rank;      /* in MPI_COMM_WORLD */
+    bool same_host; /* from the job map */
     bool is_self;
-    long local_rank; /* among the job's ranks on this host, when same_host */
+    long local_rank;  /* among the job's ranks on this host, when same_host */
     const char *host; /* its host's name, for messages ("?" when not known); lives as long as
                        * the job */
     /* The lowest level of the topology it shares with this rank: 0 its host, else the level of
@@ -116,8 +139,7 @@ typedef int (*comm_btl_open_fn)(const struct comm_btl_self_info *self, comm_btl_
                                 struct comm_btl_module **module_out);
 typedef bool (*comm_btl_reaches_fn)(struct comm_btl_module *module,
                                     const struct comm_btl_peer *peer);
-typedef int (*comm_btl_connect_fn)(struct comm_btl_module *module,
-                                   const struct comm_btl_peer *peer,
+typedef int (*comm_btl_connect_fn)(struct comm_btl_module *module, const struct comm_btl_peer *peer,
                                    struct comm_btl_endpoint **endpoint_out);
 typedef int (*comm_btl_reserve_fn)(struct comm_btl_endpoint *ep, size_t len, void **slot_out);
 typedef int (*comm_btl_commit_fn)(struct comm_btl_endpoint *ep, void *slot, size_t len);
@@ -130,7 +152,8 @@ typedef int (*comm_btl_send_fn)(struct comm_btl_endpoint *ep, const void *hdr, s
  * negative status.
  */
 typedef int (*comm_btl_get_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
-                               size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len);
+                               size_t nlocal, uint64_t remote,
+                               const struct comm_btl_key *remote_key, size_t len);
 /* Called from a btl's progress call when a read that get_start began has ended: STATUS is COMM_OK
  * when every byte was read, else a negative status (logged by the btl). */
 typedef void (*comm_btl_get_done_fn)(void *ctx, int status);
@@ -143,8 +166,9 @@ typedef void (*comm_btl_get_done_fn)(void *ctx, int status);
  * room keeps the read and posts it from a later progress call.
  */
 typedef int (*comm_btl_get_start_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
-                                     size_t nlocal, uint64_t remote, uint64_t remote_key,
-                                     size_t len, comm_btl_get_done_fn done, void *ctx);
+                                     size_t nlocal, uint64_t remote,
+                                     const struct comm_btl_key *remote_key, size_t len,
+                                     comm_btl_get_done_fn done, void *ctx);
 /*
  * Begins writing LEN bytes of the contiguous LOCAL at the peer's address REMOTE (with
  * REMOTE_KEY, from the peer's register_mem of memory it offered for writes), and has the
@@ -156,8 +180,8 @@ typedef int (*comm_btl_get_start_fn)(struct comm_btl_endpoint *ep, const struct 
  * not called).  Only for modules whose write_max is not 0.
  */
 typedef int (*comm_btl_put_start_fn)(struct comm_btl_endpoint *ep, const void *local, size_t len,
-                                     uint64_t remote, uint64_t remote_key, uint32_t token,
-                                     comm_btl_get_done_fn done, void *ctx);
+                                     uint64_t remote, const struct comm_btl_key *remote_key,
+                                     uint32_t token, comm_btl_get_done_fn done, void *ctx);
 /* The runtime's function for a peer's put_start that has ended in this process: its bytes are
  * in place.  Called from the btl's progress call, like the receive function. */
 typedef void (*comm_btl_written_fn)(uint32_t token);
@@ -168,17 +192,19 @@ typedef void (*comm_btl_written_fn)(uint32_t token);
  * negative status.  A put of 0 bytes moves nothing and tells whether puts to this peer work.
  */
 typedef int (*comm_btl_put_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
-                               size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len);
+                               size_t nlocal, uint64_t remote,
+                               const struct comm_btl_key *remote_key, size_t len);
 /*
  * Makes [ptr, ptr+len) readable by peers, and writable by the put, put_start and write_start of
  * a btl that writes peer memory; the key travels with the address.  Returns COMM_OK, or
  * COMM_ERR_NOT_SUPPORTED when peers cannot read it (they ask for fragments instead).
  */
 typedef int (*comm_btl_register_fn)(struct comm_btl_module *module, void *ptr, size_t len,
-                                    uint64_t *key_out);
+                                    struct comm_btl_key *key_out);
 /* Releases one successful register_mem by its key, once the peer has read the memory (or had
  * it streamed); the btl may keep the registration for reuse. */
-typedef int (*comm_btl_deregister_fn)(struct comm_btl_module *module, uint64_t key);
+typedef int (*comm_btl_deregister_fn)(struct comm_btl_module *module,
+                                      const struct comm_btl_key *key);
 /*
  * Begins writing LEN bytes of the local iovec at the peer's address REMOTE (with REMOTE_KEY,
  * from the peer's register_mem), with no notice to the peer; DONE(CTX, status) is called from
@@ -193,8 +219,9 @@ typedef int (*comm_btl_deregister_fn)(struct comm_btl_module *module, uint64_t k
  * network btl may need the peer's progress for the bytes to land.
  */
 typedef int (*comm_btl_write_start_fn)(struct comm_btl_endpoint *ep, const struct iovec *local,
-                                       size_t nlocal, uint64_t remote, uint64_t remote_key,
-                                       size_t len, comm_btl_get_done_fn done, void *ctx);
+                                       size_t nlocal, uint64_t remote,
+                                       const struct comm_btl_key *remote_key, size_t len,
+                                       comm_btl_get_done_fn done, void *ctx);
 /* Every peer of the job has connected (after a fence): what was kept only so that peers could
  * connect may go (shm unlinks its segment's name). */
 typedef void (*comm_btl_wired_fn)(struct comm_btl_module *module);

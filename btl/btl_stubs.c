@@ -36,7 +36,7 @@ int comm_btl_stub_send(struct comm_btl_endpoint *ep, const void *hdr, size_t hdr
 }
 
 int comm_btl_stub_get(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
-                      uint64_t remote, uint64_t remote_key, size_t len)
+                      uint64_t remote, const struct comm_btl_key *remote_key, size_t len)
 {
     (void)ep;
     (void)local;
@@ -48,7 +48,7 @@ int comm_btl_stub_get(struct comm_btl_endpoint *ep, const struct iovec *local, s
 }
 
 int comm_btl_stub_put(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
-                      uint64_t remote, uint64_t remote_key, size_t len)
+                      uint64_t remote, const struct comm_btl_key *remote_key, size_t len)
 {
     (void)ep;
     (void)local;
@@ -60,7 +60,7 @@ int comm_btl_stub_put(struct comm_btl_endpoint *ep, const struct iovec *local, s
 }
 
 int comm_btl_stub_get_start(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
-                            uint64_t remote, uint64_t remote_key, size_t len,
+                            uint64_t remote, const struct comm_btl_key *remote_key, size_t len,
                             comm_btl_get_done_fn done, void *ctx)
 {
     (void)ep;
@@ -75,7 +75,7 @@ int comm_btl_stub_get_start(struct comm_btl_endpoint *ep, const struct iovec *lo
 }
 
 int comm_btl_stub_put_start(struct comm_btl_endpoint *ep, const void *local, size_t len,
-                            uint64_t remote, uint64_t remote_key, uint32_t token,
+                            uint64_t remote, const struct comm_btl_key *remote_key, uint32_t token,
                             comm_btl_get_done_fn done, void *ctx)
 {
     (void)ep;
@@ -90,8 +90,8 @@ int comm_btl_stub_put_start(struct comm_btl_endpoint *ep, const void *local, siz
 }
 
 int comm_btl_stub_write_start(struct comm_btl_endpoint *ep, const struct iovec *local,
-                              size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len,
-                              comm_btl_get_done_fn done, void *ctx)
+                              size_t nlocal, uint64_t remote, const struct comm_btl_key *remote_key,
+                              size_t len, comm_btl_get_done_fn done, void *ctx)
 {
     (void)ep;
     (void)local;
@@ -105,7 +105,7 @@ int comm_btl_stub_write_start(struct comm_btl_endpoint *ep, const struct iovec *
 }
 
 int comm_btl_stub_register(struct comm_btl_module *module, void *ptr, size_t len,
-                           uint64_t *key_out)
+                           struct comm_btl_key *key_out)
 {
     (void)module;
     (void)ptr;
@@ -114,7 +114,7 @@ int comm_btl_stub_register(struct comm_btl_module *module, void *ptr, size_t len
     return COMM_ERR_NOT_SUPPORTED;
 }
 
-int comm_btl_stub_deregister(struct comm_btl_module *module, uint64_t key)
+int comm_btl_stub_deregister(struct comm_btl_module *module, const struct comm_btl_key *key)
 {
     (void)module;
     (void)key;

@@ -40,6 +40,7 @@
 
 #include "include/mpi.h"
 #include "base/config_table.h"
+#include "btl/btl.h"
 
 struct comm_communicator;
 struct comm_datatype;
@@ -76,7 +77,7 @@ struct comm_rma_peer {
     char *direct;                 /* its window mapped here (direct), NULL otherwise */
     struct comm_rma_ctl *ctl;     /* its lock word, when reachable here; NULL otherwise */
     struct comm_btl_endpoint *ep; /* cma, net: the btl that reaches it */
-    uint64_t key;                 /* net: its window's registration */
+    struct comm_btl_key key;      /* net: its window's registration */
     uint64_t *regions; /* dynamic: its attached memory as last heard (base, length pairs) */
     int nregions;
     /* Origin side. */
@@ -126,7 +127,7 @@ struct comm_win {
     int model;              /* MPI_WIN_UNIFIED */
     struct comm_info *info; /* the hints given, as MPI_Win_get_info returns them */
     char name[MPI_MAX_OBJECT_NAME];
-    void *attrs; /* the user's attributes (api/api_attr.c owns them) */
+    void *attrs;                             /* the user's attributes (api/api_attr.c owns them) */
     const void *accepted_op, *accepted_type; /* the API's last accepted accumulate (predefined) */
     struct comm_rma_peer *peers;
     size_t rdma_min;   /* net targets: smaller puts and gets travel as messages */
@@ -141,7 +142,7 @@ struct comm_win {
     struct comm_rma_ctl *my_ctl;
     void *owned; /* MPI_Win_allocate memory outside a segment (freed with the window) */
     struct comm_btl_module *reg_module; /* the network btl the window's memory is registered */
-    uint64_t reg_key;                   /*   with, and the key (0: none) */
+    struct comm_btl_key reg_key;        /*   with, and the key (all zero: none) */
     /* Epochs. */
     bool fence_open; /* a fence opened an epoch (no MPI_MODE_NOSUCCEED) */
     enum comm_rma_access access;

@@ -397,8 +397,8 @@ static int rma_net(struct comm_win *win, const struct comm_rma_op *op)
         }
         n->pieces++;
         do {
-            rc = put ? ops->write_start(p->ep, &iov, 1, remote, p->key, len, rma_net_done, n)
-                     : ops->get_start(p->ep, &iov, 1, remote, p->key, len, rma_net_done, n);
+            rc = put ? ops->write_start(p->ep, &iov, 1, remote, &p->key, len, rma_net_done, n)
+                     : ops->get_start(p->ep, &iov, 1, remote, &p->key, len, rma_net_done, n);
             if (rc == COMM_AGAIN) {
                 comm_progress_poll();
             }
@@ -561,4 +561,3 @@ int comm_win_op(struct comm_win *win, const struct comm_rma_op *op, struct comm_
     comm_core_unlock();
     return err;
 }
-

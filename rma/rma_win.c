@@ -89,7 +89,7 @@ struct rma_wire_peer {
     uint64_t base;
     uint64_t size;
     int64_t disp_unit;
-    uint64_t key; /* its registration with the network btl (second exchange) */
+    struct comm_btl_key key; /* its registration with the network btl (second exchange) */
 };
 
 static int rma_allgather(const void *mine, void *all, size_t bytes, struct comm_communicator *c)
@@ -265,11 +265,11 @@ static bool rma_net_works(struct comm_win *win, struct comm_rma_peer *p)
     struct comm_proc *proc = comm_p2p_proc(p->world);
     struct comm_btl_endpoint *ep = proc != NULL ? proc->ep : NULL;
 
-    if (ep == NULL || p->key == 0 || win->reg_module == NULL || ep->module != win->reg_module ||
-        strcmp(ep->module->ops->name, "ofi") != 0) {
+    if (ep == NULL || comm_btl_key_none(&p->key) || win->reg_module == NULL ||
+        ep->module != win->reg_module || strcmp(ep->module->ops->name, "ofi") != 0) {
         return false;
     }
-    if (ep->module->ops->write_start(ep, NULL, 0, 0, p->key, 0, NULL, NULL) != COMM_OK) {
+    if (ep->module->ops->write_start(ep, NULL, 0, 0, &p->key, 0, NULL, NULL) != COMM_OK) {
         return false;
     }
     p->ep = ep;
@@ -281,7 +281,7 @@ static bool rma_net_works(struct comm_win *win, struct comm_rma_peer *p)
 static void rma_register(struct comm_win *win)
 {
     struct comm_btl_module *m = NULL;
-    uint64_t key = 0;
+    struct comm_btl_key key = {{0}};
 
     if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC || win->wsize == 0 || win->base == NULL) {
         return;
@@ -495,8 +495,8 @@ fail:
     for (unsigned i = 0; i < COMM_RMA_SLOTS; i++) {
         free(win->slot_buf[i]);
     }
-    if (win->reg_key != 0) {
-        win->reg_module->ops->deregister_mem(win->reg_module, win->reg_key);
+    if (win->reg_module != NULL) {
+        win->reg_module->ops->deregister_mem(win->reg_module, &win->reg_key);
     }
     if (win->seg != NULL) {
         munmap(win->seg, win->seg_len);
@@ -528,8 +528,8 @@ int comm_win_free(struct comm_win *win)
         win->regions = r->next;
         free(r);
     }
-    if (win->reg_key != 0) {
-        win->reg_module->ops->deregister_mem(win->reg_module, win->reg_key);
+    if (win->reg_module != NULL) {
+        win->reg_module->ops->deregister_mem(win->reg_module, &win->reg_key);
     }
     if (win->seg != NULL) {
         munmap(win->seg, win->seg_len);

@@ -74,8 +74,8 @@ enum {
     BTL_OFI_STREAM_BATCH = 16,    /* streamed messages per turn of a read way, per sample */
     BTL_OFI_SMALL_PIECE = 16384,  /* local pieces smaller on average go through a bounce */
     BTL_OFI_BOUNCE = 1 << 20,
-    BTL_OFI_ADDR_MAX = 256, /* bytes of an endpoint name we accept */
-    BTL_OFI_RAILS_MAX = 8,  /* rails of a rank */
+    BTL_OFI_ADDR_MAX = 256,   /* bytes of an endpoint name we accept */
+    BTL_OFI_RAILS_MAX = 8,    /* rails of a rank */
     BTL_OFI_FABRICS_MAX = 16, /* fabrics on a host's path up the tree */
 };
 
@@ -109,7 +109,7 @@ enum btl_ofi_op_type {
     BTL_OFI_OP_RECV = 1,
     BTL_OFI_OP_SEND,
     BTL_OFI_OP_READ,
-    BTL_OFI_OP_AREAD, /* one read of an asynchronous get */
+    BTL_OFI_OP_AREAD,  /* one read of an asynchronous get */
     BTL_OFI_OP_AWRITE, /* an asynchronous put (put_start) */
     BTL_OFI_OP_SHADOW, /* a piece read into a buffer of the module's (struct btl_ofi_shadow) */
 };
@@ -192,9 +192,9 @@ struct btl_ofi_aread {
  * first given the bytes already on it and what the rail delivers.
  */
 struct btl_ofi_rail {
-    char name[64];     /* the interface or domain, as named */
-    uint32_t fabrics;  /* the fabrics it serves (bit F: m->fabrics[F]) */
-    void *tx_desc;     /* the send buffers' local descriptor on it (FI_MR_LOCAL) */
+    char name[64];    /* the interface or domain, as named */
+    uint32_t fabrics; /* the fabrics it serves (bit F: m->fabrics[F]) */
+    void *tx_desc;    /* the send buffers' local descriptor on it (FI_MR_LOCAL) */
     struct fid_mr *tx_mr;
     struct fi_info *info;
     struct fid_fabric *fabric;
@@ -205,19 +205,19 @@ struct btl_ofi_rail {
     uint64_t mr_mode;
     /* What it delivers: bytes per second of completed pieces, smoothed (the weight). */
     double rate;
-    bool measured;          /* RATE comes from a measurement (else the starting guess) */
-    uint64_t sample_from;   /* the current sample began (ns), 0 while the rail is idle */
-    size_t sample_bytes;    /* bytes completed since */
-    size_t inflight_bytes;  /* bytes of pieces posted on it, not completed */
-    unsigned inflight;      /* and how many */
-    unsigned orphans;       /* reads on it no get waits for any more (struct btl_ofi_shadow) */
-    uint64_t last_done_ns;  /* when a piece last completed on it (or the oldest was posted) */
-    uint64_t bytes;         /* bytes read on it in all */
-    unsigned long pieces;   /* pieces read on it in all */
+    bool measured;         /* RATE comes from a measurement (else the starting guess) */
+    uint64_t sample_from;  /* the current sample began (ns), 0 while the rail is idle */
+    size_t sample_bytes;   /* bytes completed since */
+    size_t inflight_bytes; /* bytes of pieces posted on it, not completed */
+    unsigned inflight;     /* and how many */
+    unsigned orphans;      /* reads on it no get waits for any more (struct btl_ofi_shadow) */
+    uint64_t last_done_ns; /* when a piece last completed on it (or the oldest was posted) */
+    uint64_t bytes;        /* bytes read on it in all */
+    unsigned long pieces;  /* pieces read on it in all */
     /* Out of the schedule: after an error, or no completion for COMM_RAIL_TIMEOUT_MS. */
     bool down;
-    uint64_t retry_ns;      /* when a piece may try it again (once none is left on it) */
-    unsigned long downs;    /* times it was taken out */
+    uint64_t retry_ns;   /* when a piece may try it again (once none is left on it) */
+    unsigned long downs; /* times it was taken out */
     /* Its progress thread (btl_ofi_thread.c), when COMM_PROGRESS_THREADS=1. */
     struct btl_ofi_module *module;
     pthread_t thread;
@@ -230,12 +230,12 @@ struct btl_ofi_rail {
  * first), or, without those, one that serves every peer over the rails the host has.
  */
 struct btl_ofi_fabric {
-    int level;          /* the switch's level; 0 for the one that serves every peer */
+    int level; /* the switch's level; 0 for the one that serves every peer */
     char level_name[32];
-    char where[64];     /* the switch, or where the rails came from */
-    uint32_t rails;     /* the rails open for it */
-    char why[384];      /* why none opened, when none did */
-    bool warned;        /* its fallback was said */
+    char where[64]; /* the switch, or where the rails came from */
+    uint32_t rails; /* the rails open for it */
+    char why[384];  /* why none opened, when none did */
+    bool warned;    /* its fallback was said */
 };
 
 /* An asynchronous get (get_start), from its start until its done function is called.  Owned by
@@ -245,9 +245,9 @@ struct btl_ofi_get {
     struct btl_ofi_endpoint *ep;
     char *dst; /* what is left to post: LEFT bytes into DST from the peer's RADDR */
     size_t left;
-    uint64_t raddr;
-    uint64_t key;
-    size_t piece; /* bytes of one read */
+    uint64_t raddr;          /* as the runtime names it (a virtual address) */
+    struct comm_btl_key key; /* the peer's registration */
+    size_t piece;            /* bytes of one read */
     size_t len;
     enum comm_btl_ofi_read_way way;
     uint64_t start_ns;
@@ -274,9 +274,9 @@ struct btl_ofi_awrite {
     size_t len;
     size_t landed;  /* bytes of the pieces before the one on the way (comm_btl_ofi_write_next) */
     size_t posting; /* bytes of the piece on the way */
-    uint64_t raddr; /* the provider's address and key of the peer's memory */
-    uint64_t key;
-    uint32_t token; /* the completion data the peer's runtime gets, with the last piece */
+    uint64_t raddr; /* the peer's memory as the runtime names it (a virtual address) */
+    struct comm_btl_key key; /*   and its registration */
+    uint32_t token;          /* the completion data the peer's runtime gets, with the last piece */
     int status;
     comm_btl_get_done_fn done;
     void *ctx;
@@ -294,12 +294,13 @@ struct btl_ofi_endpoint {
     struct comm_btl_endpoint base; /* first: the runtime sees only this */
     fi_addr_t addr;
     fi_addr_t rail_addr[BTL_OFI_RAILS_MAX]; /* its address on each rail that reaches it */
+    uint8_t peer_rail[BTL_OFI_RAILS_MAX];   /* the peer's own index of the rail paired there */
     uint32_t rails;                         /* those that serve it (bit K: rail K) */
-    unsigned home; /* the rail of its fragments, writes and synchronous reads (ADDR is there) */
-    unsigned fabric; /* the fabric that serves it (m->fabrics) */
-    const char *host;                       /* its host, for messages */
-    long credits;       /* fragments we may still send to the peer */
-    long owed;          /* credits we owe the peer (buffers delivered and re-posted) */
+    unsigned home;    /* the rail of its fragments, writes and synchronous reads (ADDR is there) */
+    unsigned fabric;  /* the fabric that serves it (m->fabrics) */
+    const char *host; /* its host, for messages */
+    long credits;     /* fragments we may still send to the peer */
+    long owed;        /* credits we owe the peer (buffers delivered and re-posted) */
     bool credit_queued; /* on the module's list of peers owed a credit message */
     bool credit_aged;   /* ... and has been through a progress call there */
     struct btl_ofi_endpoint *credit_next;
@@ -367,13 +368,13 @@ struct btl_ofi_module {
     struct btl_ofi_fabric fabrics[BTL_OFI_FABRICS_MAX];
     unsigned nfabrics;
     int host_fabric; /* the fabric of this host's ranks (COMM_OFI_HOST_PROVIDER); -1: none */
-    uint64_t rails_checked_ns; /* the last comm_btl_ofi_rails_check */
-    size_t stripe_min;      /* COMM_RAIL_STRIPE_MIN */
-    bool reread;            /* COMM_RAIL_REREAD */
+    uint64_t rails_checked_ns;           /* the last comm_btl_ofi_rails_check */
+    size_t stripe_min;                   /* COMM_RAIL_STRIPE_MIN */
+    bool reread;                         /* COMM_RAIL_REREAD */
     struct btl_ofi_shadow *shadows;      /* every shadow made (struct btl_ofi_shadow) */
     struct btl_ofi_shadow *shadows_free; /* and those not in flight */
-    uint64_t rail_timeout_ns; /* COMM_RAIL_TIMEOUT_MS */
-    const char *host;       /* this host's name, for messages */
+    uint64_t rail_timeout_ns;            /* COMM_RAIL_TIMEOUT_MS */
+    const char *host;                    /* this host's name, for messages */
 
     size_t frag_size; /* bytes of a receive or send buffer, our header included */
     long credits_per_peer;
@@ -440,7 +441,7 @@ struct btl_ofi_module {
     unsigned long writes_started;
     unsigned long writes_pieced; /* messages written in more than one piece */
     unsigned long write_pieces;  /* and their pieces */
-    uint32_t *written; /* tokens of peers' writes that ended here, for the runtime */
+    uint32_t *written;           /* tokens of peers' writes that ended here, for the runtime */
     size_t nwritten;
     size_t written_cap;
     bool writes_stirred; /* something in the three lists above */
@@ -448,13 +449,11 @@ struct btl_ofi_module {
 
 extern const struct comm_btl_ops comm_btl_ofi;
 
-/* The provider's address and key of a peer's memory that the runtime names by REMOTE and
- * REMOTE_KEY (a key from comm_btl_ofi_register: btl_ofi_rdma.c says how it is made). */
-static inline void btl_ofi_remote(const struct btl_ofi_module *m, uint64_t remote,
-                                  uint64_t remote_key, uint64_t *raddr_out, uint64_t *key_out)
+/* Whether RK names a registration of the peer's (from comm_btl_ofi_register, which makes W[0]
+ * of one never 0). */
+static inline bool btl_ofi_rkey_set(const struct comm_btl_key *rk)
 {
-    *raddr_out = m->virt_addr ? remote : remote - remote_key;
-    *key_out = m->virt_addr ? remote_key - 1 : remote_key;
+    return rk != NULL && rk->w[0] != 0;
 }
 
 /* btl_ofi_select.c: choosing the provider and device. */
@@ -511,15 +510,24 @@ void comm_btl_ofi_threads_stop(struct btl_ofi_module *m);
 
 /* btl_ofi_rail.c: rails (see there). */
 
-/* The address rail K is given for RADDR of the registration with KEY: the registration's base
- * (its key) plus the offset when the rail addresses memory virtually and the first rail by
- * offsets (btl_ofi_rail.c, ofi_rail_compatible). */
-static inline uint64_t btl_ofi_raddr(const struct btl_ofi_module *m, unsigned k, uint64_t raddr,
-                                     uint64_t key)
+/* The address rail K gives the provider for the peer's address REMOTE in the registration RK:
+ * REMOTE itself where the rail addresses memory virtually, else its offset from the
+ * registration's base, which W[0] is then (btl_ofi_rdma.c, "Keys"). */
+static inline uint64_t btl_ofi_raddr(const struct btl_ofi_module *m, unsigned k, uint64_t remote,
+                                     const struct comm_btl_key *rk)
 {
-    return (m->rails[k].mr_mode & FI_MR_VIRT_ADDR) && !(m->mr_mode & FI_MR_VIRT_ADDR)
-               ? key + raddr
-               : raddr;
+    return (m->rails[k].mr_mode & FI_MR_VIRT_ADDR) ? remote : remote - rk->w[0];
+}
+
+/* The key with which rail K reads or writes EP's registration RK: that of the peer's rail it is
+ * paired with there (btl_ofi_rdma.c, "Keys"). */
+static inline uint64_t btl_ofi_rkey(const struct btl_ofi_module *m,
+                                    const struct btl_ofi_endpoint *ep, unsigned k,
+                                    const struct comm_btl_key *rk)
+{
+    unsigned j = ep->peer_rail[k];
+
+    return j != 0 ? rk->w[j] : m->virt_addr ? rk->w[0] - 1 : rk->w[0];
 }
 
 uint64_t comm_btl_ofi_now_ns(void);
@@ -613,12 +621,13 @@ int comm_btl_ofi_flush(struct comm_btl_module *module);
 void comm_btl_ofi_owe_credit(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep);
 
 /* btl_ofi_rdma.c */
-int comm_btl_ofi_register(struct comm_btl_module *module, void *ptr, size_t len, uint64_t *key_out);
-int comm_btl_ofi_deregister(struct comm_btl_module *module, uint64_t key);
+int comm_btl_ofi_register(struct comm_btl_module *module, void *ptr, size_t len,
+                          struct comm_btl_key *key_out);
+int comm_btl_ofi_deregister(struct comm_btl_module *module, const struct comm_btl_key *key);
 int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
-                     uint64_t remote, uint64_t remote_key, size_t len);
+                     uint64_t remote, const struct comm_btl_key *remote_key, size_t len);
 int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
-                           uint64_t remote, uint64_t remote_key, size_t len,
+                           uint64_t remote, const struct comm_btl_key *remote_key, size_t len,
                            comm_btl_get_done_fn done, void *ctx);
 /* Posts the further reads of asynchronous gets and calls the done function of those that
  * ended; called by progress, outside any delivery.  Returns how many ended. */
@@ -646,11 +655,11 @@ void comm_btl_ofi_shadows_free(struct btl_ofi_module *m);
 
 /* btl_ofi_write.c */
 int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, size_t len,
-                           uint64_t remote, uint64_t remote_key, uint32_t token,
+                           uint64_t remote, const struct comm_btl_key *remote_key, uint32_t token,
                            comm_btl_get_done_fn done, void *ctx);
 int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec *local,
-                             size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len,
-                             comm_btl_get_done_fn done, void *ctx);
+                             size_t nlocal, uint64_t remote, const struct comm_btl_key *remote_key,
+                             size_t len, comm_btl_get_done_fn done, void *ctx);
 /* A piece of write A landed (STATUS COMM_OK) or failed: after the last piece, or a failure,
  * its done function is called by progress; otherwise progress posts the next piece. */
 void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *a, int status);

@@ -23,13 +23,14 @@
  * completed while the rail was busy, over that time, in samples of BTL_OFI_RAIL_SAMPLE_NS,
  * smoothed (half the last sample, half the rate before).  So the rails' shares follow their
  * rates, and a rail that slows down or is shared gets less within a few samples.  Rails start
- * equal.  Registrations are made on every rail with the same requested key, so the one key the
- * runtime carries names the memory on all of them; a rail whose provider chooses its own keys
- * (FI_MR_PROV_KEY), addresses memory by offsets where rails[0] addresses it virtually, or
- * differs from it in needing local registrations (FI_MR_LOCAL) is not used.  One that
- * addresses it virtually where rails[0] uses offsets (libfabric's shm beside net) is asked for
- * rails[0]'s key, the registration's base, and read and written at key + offset
- * (btl_ofi_raddr).
+ * equal.  Registrations are made on every rail, each with its own key, and the key the runtime
+ * carries holds them all (btl_ofi_rdma.c, "Keys"): a piece on rail K names the memory with the
+ * key of the peer's rail paired with K, whether comm chose it or the provider did
+ * (FI_MR_PROV_KEY: verbs, a key per device).  A rail that addresses memory by offsets where
+ * rails[0] addresses it virtually (the base is not carried then), or that differs from it in
+ * needing local registrations (FI_MR_LOCAL), is not used.  One that addresses it virtually
+ * where rails[0] uses offsets (libfabric's shm beside net) is read and written at the virtual
+ * address (btl_ofi_raddr).
  *
  * A rail fails when a piece on it completes in error or none completes for
  * COMM_RAIL_TIMEOUT_MS while some are on it (a gap between progress calls does not count): it
@@ -144,8 +145,8 @@ fail:
     return COMM_ERR_SYSTEM;
 }
 
-/* Whether rail R can carry pieces of reads of memory registered on the home rail: it reads
- * remote memory, and names it the way the home rail does with a key comm requests. */
+/* Whether rail R can carry pieces of reads of memory registered on every rail: it reads remote
+ * memory, and can name it with its own key and the address the runtime carries. */
 static bool ofi_rail_compatible(const struct btl_ofi_module *m, const struct btl_ofi_rail *r,
                                 char *why, size_t len)
 {
@@ -156,27 +157,22 @@ static bool ofi_rail_compatible(const struct btl_ofi_module *m, const struct btl
                  r->info->fabric_attr->prov_name);
         return false;
     }
-    if ((r->mr_mode & FI_MR_PROV_KEY) || (m->mr_mode & FI_MR_PROV_KEY)) {
-        snprintf(why, len, "provider %s chooses its own registration keys",
-                 (r->mr_mode & FI_MR_PROV_KEY) ? r->info->fabric_attr->prov_name : m->provider);
-        return false;
-    }
     if (((r->mr_mode ^ m->mr_mode) & FI_MR_LOCAL) != 0) {
         snprintf(why, len, "provider %s %s local registrations, unlike the home rail's %s",
                  r->info->fabric_attr->prov_name, (r->mr_mode & FI_MR_LOCAL) ? "needs" : "needs no",
                  m->provider);
         return false;
     }
-    /* A rail that addresses memory virtually beside a first rail that uses offsets reads at
-     * the registration's base (its key, which it is asked to take too) plus the offset. */
-    if (((r->mr_mode & FI_MR_VIRT_ADDR) && !(m->mr_mode & FI_MR_VIRT_ADDR)) &&
-        r->info->domain_attr->mr_key_size >= 8) {
-        return true;
-    }
-    if (((r->mr_mode ^ m->mr_mode) & FI_MR_VIRT_ADDR) != 0 ||
-        r->info->domain_attr->mr_key_size < 8) {
+    /* Offsets from a base that rails[0] does not carry (its key is the provider's then). */
+    if (!(r->mr_mode & FI_MR_VIRT_ADDR) && (m->mr_mode & FI_MR_VIRT_ADDR)) {
         snprintf(why, len, "provider %s addresses registered memory unlike the home rail's %s",
                  r->info->fabric_attr->prov_name, m->provider);
+        return false;
+    }
+    /* The key comm requests there carries the rail's index in its top byte. */
+    if (!(r->mr_mode & FI_MR_PROV_KEY) && r->info->domain_attr->mr_key_size < 8) {
+        snprintf(why, len, "provider %s takes registration keys of %zu bytes, comm's need 8",
+                 r->info->fabric_attr->prov_name, r->info->domain_attr->mr_key_size);
         return false;
     }
     return true;
@@ -305,6 +301,7 @@ static uint32_t ofi_rails_pair(struct btl_ofi_module *m, struct btl_ofi_endpoint
                 break;
             }
             ep->rail_addr[k] = addr;
+            ep->peer_rail[k] = (uint8_t)j;
             paired |= 1u << k;
             break;
         }
@@ -379,9 +376,8 @@ int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint
         if (set != 0) {
             break;
         }
-        used += (size_t)snprintf(why + used, sizeof(why) - used, "%s%s %s: %s",
-                                 used ? "; " : "", m->fabrics[f].level_name,
-                                 m->fabrics[f].where,
+        used += (size_t)snprintf(why + used, sizeof(why) - used, "%s%s %s: %s", used ? "; " : "",
+                                 m->fabrics[f].level_name, m->fabrics[f].where,
                                  m->fabrics[f].rails == 0 ? m->fabrics[f].why
                                                           : "its host has no rail on it");
         if (used >= sizeof(why)) {
@@ -414,9 +410,9 @@ int comm_btl_ofi_rails_connect(struct btl_ofi_module *m, struct btl_ofi_endpoint
     return COMM_OK;
 }
 
-/* Whether rail R may take a piece now: up, or taken out and due to be tried again: nothing left on it, not even a read no get
- * waits for (while those are pending, libfabric 1.17's net gave later reads on the same rail
- * wrong bytes: they read memory their sender had since let go). */
+/* Whether rail R may take a piece now: up, or taken out and due to be tried again: nothing left on
+ * it, not even a read no get waits for (while those are pending, libfabric 1.17's net gave later
+ * reads on the same rail wrong bytes: they read memory their sender had since let go). */
 static bool ofi_rail_usable(const struct btl_ofi_rail *r, uint64_t now)
 {
     return !r->down || (r->inflight == 0 && r->orphans == 0 && now >= r->retry_ns);
@@ -628,7 +624,9 @@ void comm_btl_ofi_rails_log_reach(const struct btl_ofi_module *m)
 
         used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s (%s) %s%s", k ? "; " : "",
                                  m->rails[k].name, m->rails[k].info->fabric_attr->name,
-                                 n == 0 ? "reaches no peer" : n == 1 ? "reaches rank " : "reaches ranks ",
+                                 n == 0   ? "reaches no peer"
+                                 : n == 1 ? "reaches rank "
+                                          : "reaches ranks ",
                                  n == 0 ? "" : ranks);
     }
     if (m->rank == 0) {
@@ -663,7 +661,9 @@ void comm_btl_ofi_fabrics_log(const struct btl_ofi_module *m)
         ofi_fabric_text(m, f, fabric, sizeof(fabric));
         used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s serves %s%s",
                                  f ? "; " : "", fabric,
-                                 count == 0 ? "no peer" : count == 1 ? "rank " : "ranks ",
+                                 count == 0   ? "no peer"
+                                 : count == 1 ? "rank "
+                                              : "ranks ",
                                  count == 0 ? "" : ranks);
     }
     comm_log_info("btl_ofi", "fabrics of rank 0 on host %s, by level: %s", m->host, text);

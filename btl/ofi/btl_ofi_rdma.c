@@ -5,12 +5,18 @@
  * Layer: btl/ofi.  Must not: deliver fragments while a read is in flight (they are queued for
  * the next progress call), or assume a memory-registration mode the provider did not ask for.
  *
- * Keys: the key the runtime carries to the peer names the registration.  With FI_MR_VIRT_ADDR
- * it is the provider's key plus one (0 stays "not registered") and remote addresses are
- * virtual addresses.  Without it, remote addresses are offsets into the registration, so the
- * key is the registration's base address, given to the provider as the requested key; a
- * provider that both wants offsets and chooses its own keys (FI_MR_PROV_KEY) gets no reads,
- * and large messages are copied through fragments instead.
+ * Keys: a registration is made on every rail, and the comm_btl_key the runtime carries to the
+ * peer holds the key of each: W[K] is rail K's.  W[0] also names the registration here (the
+ * cache finds it by that) and is never 0.  With FI_MR_VIRT_ADDR on rails[0], W[0] is its
+ * provider's key plus one and remote addresses are virtual addresses.  Without it, remote
+ * addresses are offsets into the registration, so W[0] is the registration's base address,
+ * given to the provider as the requested key; a provider that both wants offsets and chooses
+ * its own keys (FI_MR_PROV_KEY) gets no reads there, and large messages are copied through
+ * fragments instead.  The other rails' keys are the providers' own (FI_MR_PROV_KEY: verbs, a
+ * key for each device) or, where comm requests them, rails[0]'s requested key with the rail's
+ * index in its top byte, so that a read naming the memory with the wrong rail's key fails.
+ * The reader's rail K reads with the key of the peer's rail it is paired with there
+ * (btl_ofi_rkey).
  */
 #include "config.h"
 
@@ -73,10 +79,13 @@ int comm_btl_ofi_register_local(struct btl_ofi_module *m, unsigned k, void *ptr,
     return COMM_OK;
 }
 
-/* A registration of the cache: the same memory on every rail, with the same key. */
+/* A registration of the cache: the same memory on every rail, and the keys that name it. */
 struct ofi_mr_set {
     struct fid_mr *mr[BTL_OFI_RAILS_MAX];
+    struct comm_btl_key key;
 };
+
+_Static_assert((int)BTL_OFI_RAILS_MAX <= (int)COMM_BTL_KEY_WORDS, "a key word for every rail");
 
 static void ofi_mr_set_close(struct ofi_mr_set *set)
 {
@@ -100,24 +109,28 @@ void *comm_btl_ofi_mr_desc(const struct comm_btl_ofi_mr *entry, unsigned k)
     return k == 0 ? entry->desc : set->mr[k] != NULL ? fi_mr_desc(set->mr[k]) : NULL;
 }
 
-/* Registers ENTRY on the rails beyond the home one with the home rail's REQUESTED key; a rail
- * that does not give that key back is taken out (its pieces could not name the memory). */
+/* Registers ENTRY on the rails beyond rails[0], asking for rails[0]'s REQUESTED key with the
+ * rail's index in the top byte (the providers choosing their own keys ignore it); a rail that
+ * cannot register it, or gives no key, is taken out (its pieces could not name the memory). */
 static void ofi_cache_register_rails(struct btl_ofi_module *m, struct comm_btl_ofi_mr *entry,
-                                     struct ofi_mr_set *set, uint64_t access, uint64_t requested,
-                                     uint64_t key)
+                                     struct ofi_mr_set *set, uint64_t access, uint64_t requested)
 {
     for (unsigned k = 1; k < m->nrails; k++) {
         struct btl_ofi_rail *r = &m->rails[k];
+        uint64_t key = FI_KEY_NOTAVAIL;
 
-        if (ofi_mr_open_on(r, (void *)entry->base, entry->len, access, requested, &set->mr[k]) <
-                0 ||
-            fi_mr_key(set->mr[k]) != key) {
+        if (ofi_mr_open_on(r, (void *)entry->base, entry->len, access,
+                           requested | (uint64_t)k << 56, &set->mr[k]) == COMM_OK) {
+            key = fi_mr_key(set->mr[k]);
+        }
+        if (key == FI_KEY_NOTAVAIL) {
             if (set->mr[k] != NULL) {
                 fi_close(&set->mr[k]->fid);
                 set->mr[k] = NULL;
             }
-            comm_btl_ofi_rail_failed(m, k, "it did not register memory with the home rail's key");
+            comm_btl_ofi_rail_failed(m, k, "it could not register memory");
         }
+        set->key.w[k] = key;
     }
 }
 
@@ -127,8 +140,7 @@ static int ofi_cache_register(void *ctx, struct comm_btl_ofi_mr *entry)
 {
     struct btl_ofi_module *m = ctx;
     uint64_t requested = m->virt_addr ? m->next_key++ : (uint64_t)entry->base;
-    uint64_t access =
-        FI_READ | FI_REMOTE_READ | (m->remote_write ? FI_WRITE | FI_REMOTE_WRITE : 0);
+    uint64_t access = FI_READ | FI_REMOTE_READ | (m->remote_write ? FI_WRITE | FI_REMOTE_WRITE : 0);
     struct ofi_mr_set *set;
     struct fid_mr *mr;
     uint64_t key;
@@ -158,8 +170,9 @@ static int ofi_cache_register(void *ctx, struct comm_btl_ofi_mr *entry)
         ofi_mr_set_close(set);
         return COMM_ERR_NOT_SUPPORTED;
     }
-    ofi_cache_register_rails(m, entry, set, access, requested, key);
+    ofi_cache_register_rails(m, entry, set, access, requested);
     entry->key = m->virt_addr ? key + 1 : key;
+    set->key.w[0] = entry->key;
     entry->handle = set;
     entry->desc = fi_mr_desc(mr);
     return COMM_OK;
@@ -189,7 +202,8 @@ void comm_btl_ofi_rdma_init(struct btl_ofi_module *m, long cache_size)
                                ofi_cache_deregister, m);
 }
 
-int comm_btl_ofi_register(struct comm_btl_module *module, void *ptr, size_t len, uint64_t *key_out)
+int comm_btl_ofi_register(struct comm_btl_module *module, void *ptr, size_t len,
+                          struct comm_btl_key *key_out)
 {
     struct btl_ofi_module *m = (struct btl_ofi_module *)module;
     struct comm_btl_ofi_mr *mr;
@@ -197,14 +211,14 @@ int comm_btl_ofi_register(struct comm_btl_module *module, void *ptr, size_t len,
     if (!m->rma || comm_btl_ofi_mr_cache_acquire(&m->mrs, ptr, len, &mr) < 0) {
         return COMM_ERR_NOT_SUPPORTED; /* the receiver asks for fragments instead */
     }
-    *key_out = mr->key;
+    *key_out = ((const struct ofi_mr_set *)mr->handle)->key;
     return COMM_OK;
 }
 
-int comm_btl_ofi_deregister(struct comm_btl_module *module, uint64_t key)
+int comm_btl_ofi_deregister(struct comm_btl_module *module, const struct comm_btl_key *key)
 {
     struct btl_ofi_module *m = (struct btl_ofi_module *)module;
-    struct comm_btl_ofi_mr *mr = comm_btl_ofi_mr_cache_find_key(&m->mrs, key);
+    struct comm_btl_ofi_mr *mr = comm_btl_ofi_mr_cache_find_key(&m->mrs, key->w[0]);
 
     if (mr != NULL) {
         comm_btl_ofi_mr_cache_release(&m->mrs, mr);
@@ -250,10 +264,10 @@ static int ofi_wait_batch(struct btl_ofi_module *m, struct ofi_batch *b)
     return status;
 }
 
-/* Posts one read of [local, local+n) from the peer's RADDR, retrying while the provider is
- * busy. */
+/* Posts one read of [local, local+n) from the peer's RADDR in its registration RK, retrying
+ * while the provider is busy. */
 static int ofi_post_read(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, struct ofi_batch *b,
-                         void *local, size_t n, uint64_t raddr, uint64_t key)
+                         void *local, size_t n, uint64_t raddr, const struct comm_btl_key *rk)
 {
     struct btl_ofi_read *r = &b->reads[b->n];
     void *desc = NULL;
@@ -273,7 +287,8 @@ static int ofi_post_read(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, 
     b->n++;
     for (;;) {
         ret = fi_read(m->rails[ep->home].ep, local, n, desc, ep->addr,
-                      btl_ofi_raddr(m, ep->home, raddr, key), key, &r->op.ctx);
+                      btl_ofi_raddr(m, ep->home, raddr, rk), btl_ofi_rkey(m, ep, ep->home, rk),
+                      &r->op.ctx);
         if (ret != -FI_EAGAIN) {
             break;
         }
@@ -309,7 +324,7 @@ size_t comm_btl_ofi_read_size(const struct btl_ofi_module *m, const struct btl_o
  * several in flight. */
 static int ofi_read_into(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
                          struct ofi_batch *batch, char *dst, size_t len, uint64_t raddr,
-                         uint64_t key, size_t piece)
+                         const struct comm_btl_key *rk, size_t piece)
 {
     while (len > 0) {
         size_t n = len < piece ? len : piece; /* at most max_msg_size */
@@ -321,7 +336,7 @@ static int ofi_read_into(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
                 return rc;
             }
         }
-        rc = ofi_post_read(m, ep, batch, dst, n, raddr, key);
+        rc = ofi_post_read(m, ep, batch, dst, n, raddr, rk);
         if (rc < 0) {
             return rc;
         }
@@ -335,8 +350,8 @@ static int ofi_read_into(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
 /* Small pieces (a vector of a few elements per block): one read of the whole range into a
  * bounce buffer, then copied out, beats a read per piece by orders of magnitude. */
 static int ofi_get_scattered(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
-                             const struct iovec *local, size_t nlocal, uint64_t raddr, uint64_t key,
-                             size_t len)
+                             const struct iovec *local, size_t nlocal, uint64_t raddr,
+                             const struct comm_btl_key *rk, size_t len)
 {
     struct ofi_batch batch = {.n = 0};
     size_t li = 0, loff = 0;
@@ -349,7 +364,7 @@ static int ofi_get_scattered(struct btl_ofi_module *m, struct btl_ofi_endpoint *
     }
     while (len > 0) {
         size_t n = len < BTL_OFI_BOUNCE ? len : BTL_OFI_BOUNCE;
-        int rc = ofi_read_into(m, ep, &batch, m->bounce, n, raddr, key, m->read_piece);
+        int rc = ofi_read_into(m, ep, &batch, m->bounce, n, raddr, rk, m->read_piece);
         int wrc = ofi_wait_batch(m, &batch);
 
         if (rc < 0 || wrc < 0) {
@@ -385,30 +400,29 @@ static uint64_t ofi_now_ns(void)
 }
 
 int comm_btl_ofi_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
-                     uint64_t remote, uint64_t remote_key, size_t len)
+                     uint64_t remote, const struct comm_btl_key *remote_key, size_t len)
 {
     struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
     struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
-    uint64_t key, raddr;
+    uint64_t raddr = remote;
     struct ofi_batch batch = {.n = 0};
     enum comm_btl_ofi_read_way way;
     size_t left = len;
     uint64_t start;
     int rc = COMM_OK, wrc;
 
-    if (!m->rma || remote_key == 0) {
+    if (!m->rma || !btl_ofi_rkey_set(remote_key)) {
         return COMM_ERR_NOT_SUPPORTED;
     }
-    btl_ofi_remote(m, remote, remote_key, &raddr, &key);
     if (nlocal > 1 && len < nlocal * BTL_OFI_SMALL_PIECE) {
-        return ofi_get_scattered(m, ep, local, nlocal, raddr, key, len);
+        return ofi_get_scattered(m, ep, local, nlocal, raddr, remote_key, len);
     }
     way = comm_btl_ofi_tune_choose(&ep->tune, len);
     start = ofi_now_ns();
     for (size_t i = 0; i < nlocal && left > 0 && rc == COMM_OK; i++) {
         size_t n = local[i].iov_len < left ? local[i].iov_len : left;
 
-        rc = ofi_read_into(m, ep, &batch, local[i].iov_base, n, raddr, key,
+        rc = ofi_read_into(m, ep, &batch, local[i].iov_base, n, raddr, remote_key,
                            comm_btl_ofi_read_size(m, ep, way));
         raddr += n;
         left -= n;
@@ -553,7 +567,8 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
         desc = comm_btl_ofi_mr_desc(a->local, (unsigned)rail);
     }
     ret = fi_read(m->rails[rail].ep, sh != NULL ? sh->buf : dst, n, sh != NULL ? NULL : desc,
-                  g->ep->rail_addr[rail], btl_ofi_raddr(m, (unsigned)rail, raddr, g->key), g->key,
+                  g->ep->rail_addr[rail], btl_ofi_raddr(m, (unsigned)rail, raddr, &g->key),
+                  btl_ofi_rkey(m, g->ep, (unsigned)rail, &g->key),
                   sh != NULL ? &sh->op.ctx : &a->op.ctx);
     if (ret != 0 && sh != NULL) {
         ofi_shadow_give(m, sh);
@@ -667,7 +682,7 @@ static void ofi_get_feed(struct btl_ofi_module *m, struct btl_ofi_get *g)
 }
 
 int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
-                           uint64_t remote, uint64_t remote_key, size_t len,
+                           uint64_t remote, const struct comm_btl_key *remote_key, size_t len,
                            comm_btl_get_done_fn done, void *ctx)
 {
     struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
@@ -675,7 +690,7 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
     struct btl_ofi_get *g;
 
     /* Contiguous memory only: scattered pieces go through get and its bounce buffer. */
-    if (!m->rma || remote_key == 0 || nlocal != 1 || local[0].iov_len < len) {
+    if (!m->rma || !btl_ofi_rkey_set(remote_key) || nlocal != 1 || local[0].iov_len < len) {
         return COMM_ERR_NOT_SUPPORTED;
     }
     g = calloc(1, sizeof(*g));
@@ -686,7 +701,8 @@ int comm_btl_ofi_get_start(struct comm_btl_endpoint *base, const struct iovec *l
     g->dst = local[0].iov_base;
     g->left = len;
     g->len = len;
-    btl_ofi_remote(m, remote, remote_key, &g->raddr, &g->key);
+    g->raddr = remote;
+    g->key = *remote_key;
     if (ep->gets_now == 0) {
         g->way = comm_btl_ofi_tune_choose(&ep->tune, len);
     } else if (ep->same_host) {

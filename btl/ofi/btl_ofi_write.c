@@ -28,8 +28,8 @@ static ssize_t ofi_write_landed(struct btl_ofi_module *m, struct btl_ofi_awrite 
                                 const char *from, size_t n, void *desc)
 {
     struct iovec iov = {(void *)(uintptr_t)from, n};
-    struct fi_rma_iov rma = {btl_ofi_raddr(m, a->ep->home, a->raddr + a->landed, a->key), n,
-                             a->key};
+    struct fi_rma_iov rma = {btl_ofi_raddr(m, a->ep->home, a->raddr + a->landed, &a->key), n,
+                             btl_ofi_rkey(m, a->ep, a->ep->home, &a->key)};
     struct fi_msg_rma msg = {.msg_iov = &iov,
                              .desc = &desc,
                              .iov_count = 1,
@@ -65,8 +65,8 @@ static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
         }
     } else {
         ret = fi_writedata(m->rails[a->ep->home].ep, from, n, desc, a->token, a->ep->addr,
-                           btl_ofi_raddr(m, a->ep->home, a->raddr + a->landed, a->key), a->key,
-                           &a->op.ctx);
+                           btl_ofi_raddr(m, a->ep->home, a->raddr + a->landed, &a->key),
+                           btl_ofi_rkey(m, a->ep, a->ep->home, &a->key), &a->op.ctx);
     }
     if (ret == -FI_EAGAIN) {
         return COMM_AGAIN;
@@ -173,7 +173,7 @@ static void ofi_write_wait(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 }
 
 int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, size_t len,
-                           uint64_t remote, uint64_t remote_key, uint32_t token,
+                           uint64_t remote, const struct comm_btl_key *remote_key, uint32_t token,
                            comm_btl_get_done_fn done, void *ctx)
 {
     struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
@@ -181,7 +181,7 @@ int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, si
     struct btl_ofi_awrite *a;
     int rc;
 
-    if (!m->write || remote_key == 0 || len == 0 || len > m->max_msg_size) {
+    if (!m->write || !btl_ofi_rkey_set(remote_key) || len == 0 || len > m->max_msg_size) {
         return COMM_ERR_NOT_SUPPORTED;
     }
     a = calloc(1, sizeof(*a));
@@ -192,7 +192,8 @@ int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, si
     a->ep = ep;
     a->buf = local;
     a->len = len;
-    btl_ofi_remote(m, remote, remote_key, &a->raddr, &a->key);
+    a->raddr = remote;
+    a->key = *remote_key;
     a->token = token;
     a->done = done;
     a->ctx = ctx;
@@ -215,8 +216,8 @@ int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, si
 }
 
 int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec *local,
-                             size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len,
-                             comm_btl_get_done_fn done, void *ctx)
+                             size_t nlocal, uint64_t remote, const struct comm_btl_key *remote_key,
+                             size_t len, comm_btl_get_done_fn done, void *ctx)
 {
     struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
     struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
@@ -224,7 +225,7 @@ int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec 
     size_t have = 0;
     int rc;
 
-    if (!m->remote_write || m->rma_write_refused || remote_key == 0) {
+    if (!m->remote_write || m->rma_write_refused || !btl_ofi_rkey_set(remote_key)) {
         return COMM_ERR_NOT_SUPPORTED;
     }
     if (len == 0) {
@@ -245,7 +246,8 @@ int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec 
     a->op.type = BTL_OFI_OP_AWRITE;
     a->ep = ep;
     a->len = len;
-    btl_ofi_remote(m, remote, remote_key, &a->raddr, &a->key);
+    a->raddr = remote;
+    a->key = *remote_key;
     a->done = done;
     a->ctx = ctx;
     a->one_sided = true;

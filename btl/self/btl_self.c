@@ -95,8 +95,8 @@ static int btl_self_reserve(struct comm_btl_endpoint *ep, size_t len, void **slo
 static int btl_self_commit(struct comm_btl_endpoint *ep, void *slot, size_t len)
 {
     struct btl_self_module *m = btl_self_of(ep);
-    struct btl_self_frag *f = (struct btl_self_frag *)((char *)slot -
-                                                        offsetof(struct btl_self_frag, data));
+    struct btl_self_frag *f =
+        (struct btl_self_frag *)((char *)slot - offsetof(struct btl_self_frag, data));
 
     f->len = len;
     f->next = NULL;
@@ -122,7 +122,7 @@ static int btl_self_send(struct comm_btl_endpoint *ep, const void *hdr, size_t h
 }
 
 static int btl_self_get(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
-                        uint64_t remote, uint64_t remote_key, size_t len)
+                        uint64_t remote, const struct comm_btl_key *remote_key, size_t len)
 {
     const char *src = (const char *)(uintptr_t)remote;
 
@@ -139,16 +139,16 @@ static int btl_self_get(struct comm_btl_endpoint *ep, const struct iovec *local,
 }
 
 static int btl_self_register(struct comm_btl_module *module, void *ptr, size_t len,
-                             uint64_t *key_out)
+                             struct comm_btl_key *key_out)
 {
     (void)module;
     (void)ptr;
     (void)len;
-    *key_out = 0;
+    memset(key_out, 0, sizeof(*key_out));
     return COMM_OK;
 }
 
-static int btl_self_deregister(struct comm_btl_module *module, uint64_t key)
+static int btl_self_deregister(struct comm_btl_module *module, const struct comm_btl_key *key)
 {
     (void)module;
     (void)key;

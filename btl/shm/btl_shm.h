@@ -55,21 +55,21 @@ struct btl_shm_segment_header {
     uint64_t owner_addr; /* where the owner mapped this segment (a probe target for CMA) */
     uint64_t nrings;
     uint64_t ncells;
-    uint64_t cell_size; /* bytes per cell, header included, a multiple of the cache line */
+    uint64_t cell_size;   /* bytes per cell, header included, a multiple of the cache line */
     uint64_t ring_offset; /* of ring 0 */
 };
 
 /* A peer served by shm: the ring we write into (in its segment) and our counter. */
 struct btl_shm_endpoint {
     struct comm_btl_endpoint base;
-    char *ring;     /* the ring for us in the peer's segment */
-    uint64_t tail;  /* next cell to fill; private */
+    char *ring;        /* the ring for us in the peer's segment */
+    uint64_t tail;     /* next cell to fill; private */
     uint64_t consumed; /* the receiver's consumed count as last read; private */
     long local;        /* the peer's local rank: its ring into our segment is heads[local] */
     uint64_t heard;    /* fragments read from the peer when we last sent it one */
     pid_t pid;
-    bool cma;       /* process_vm_readv and process_vm_writev work on this peer */
-    void *mapping;  /* the peer's whole segment */
+    bool cma;      /* process_vm_readv and process_vm_writev work on this peer */
+    void *mapping; /* the peer's whole segment */
     size_t mapping_len;
 };
 
@@ -84,8 +84,8 @@ struct btl_shm_written {
 struct btl_shm_module {
     struct comm_btl_module base;
     comm_btl_recv_fn recv;
-    char nspace[256];       /* the job: segments are named after it */
-    char name[320];         /* /dev/shm name of our segment */
+    char nspace[256]; /* the job: segments are named after it */
+    char name[320];   /* /dev/shm name of our segment */
     bool unlinked;
     struct btl_shm_segment_header *segment;
     size_t segment_len;
@@ -93,11 +93,11 @@ struct btl_shm_module {
     uint64_t cell_size;
     long local_size;
     long my_local;
-    const long *local_peers;      /* world rank of each local rank */
-    uint64_t *heads;              /* next cell to read, per incoming ring; private */
+    const long *local_peers;       /* world rank of each local rank */
+    uint64_t *heads;               /* next cell to read, per incoming ring; private */
     struct btl_shm_endpoint **eps; /* by local rank */
-    bool populated;               /* the rings' pages were made at start-up (within budget) */
-    bool cma_allowed;             /* COMM_SHM_CMA */
+    bool populated;                /* the rings' pages were made at start-up (within budget) */
+    bool cma_allowed;              /* COMM_SHM_CMA */
     bool cma_warned;
     struct btl_shm_written *written_head; /* write_starts to report, oldest first */
     struct btl_shm_written **written_tail;
@@ -122,8 +122,7 @@ static inline size_t comm_btl_shm_ring_bytes(uint64_t ncells, uint64_t cell_size
 }
 
 /* The cell of a ring for counter value N. */
-struct btl_shm_cell *comm_btl_shm_cell(char *ring, uint64_t ncells, uint64_t cell_size,
-                                       uint64_t n);
+struct btl_shm_cell *comm_btl_shm_cell(char *ring, uint64_t ncells, uint64_t cell_size, uint64_t n);
 
 /* Touches every page of [ADDR, ADDR + LEN), for writing or reading (btl_shm_init.c says why). */
 void comm_btl_shm_warm(void *addr, size_t len, bool write);
@@ -133,12 +132,12 @@ int comm_btl_shm_commit(struct comm_btl_endpoint *ep, void *slot, size_t len);
 int comm_btl_shm_send(struct comm_btl_endpoint *ep, const void *hdr, size_t hdr_len,
                       const void *data, size_t data_len);
 int comm_btl_shm_get(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
-                     uint64_t remote, uint64_t remote_key, size_t len);
+                     uint64_t remote, const struct comm_btl_key *remote_key, size_t len);
 int comm_btl_shm_put(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
-                     uint64_t remote, uint64_t remote_key, size_t len);
+                     uint64_t remote, const struct comm_btl_key *remote_key, size_t len);
 /* Writes with CMA at once; the done function is called by the next progress call. */
 int comm_btl_shm_write_start(struct comm_btl_endpoint *ep, const struct iovec *local, size_t nlocal,
-                             uint64_t remote, uint64_t remote_key, size_t len,
+                             uint64_t remote, const struct comm_btl_key *remote_key, size_t len,
                              comm_btl_get_done_fn done, void *ctx);
 /* Calls the done functions of the write_starts queued before this call; returns how many. */
 int comm_btl_shm_report_writes(struct btl_shm_module *m);

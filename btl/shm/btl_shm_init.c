@@ -417,16 +417,16 @@ static void btl_shm_close(struct comm_btl_module *module)
 }
 
 static int btl_shm_register(struct comm_btl_module *module, void *ptr, size_t len,
-                            uint64_t *key_out)
+                            struct comm_btl_key *key_out)
 {
     (void)module;
     (void)ptr;
     (void)len;
-    *key_out = 0; /* CMA reads any memory of the peer */
+    memset(key_out, 0, sizeof(*key_out)); /* CMA reads any memory of the peer */
     return COMM_OK;
 }
 
-static int btl_shm_deregister(struct comm_btl_module *module, uint64_t key)
+static int btl_shm_deregister(struct comm_btl_module *module, const struct comm_btl_key *key)
 {
     (void)module;
     (void)key;

@@ -76,9 +76,10 @@ static int shm_cma(struct btl_shm_endpoint *ep, const struct iovec *local, size_
                 continue;
             }
             if (errno == EPERM || errno == ENOSYS) {
-                comm_log_info("btl_shm", "%s %s rank %ld refused (%s): large messages to it "
-                              "are copied through the rings", call, way, ep->base.peer,
-                              strerror(errno));
+                comm_log_info("btl_shm",
+                              "%s %s rank %ld refused (%s): large messages to it "
+                              "are copied through the rings",
+                              call, way, ep->base.peer, strerror(errno));
                 ep->cma = false;
                 return COMM_ERR_NOT_SUPPORTED;
             }
@@ -110,14 +111,14 @@ static int shm_cma(struct btl_shm_endpoint *ep, const struct iovec *local, size_
 }
 
 int comm_btl_shm_get(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
-                     uint64_t remote, uint64_t remote_key, size_t len)
+                     uint64_t remote, const struct comm_btl_key *remote_key, size_t len)
 {
     (void)remote_key;
     return shm_cma((struct btl_shm_endpoint *)base, local, nlocal, remote, len, false);
 }
 
 int comm_btl_shm_put(struct comm_btl_endpoint *base, const struct iovec *local, size_t nlocal,
-                     uint64_t remote, uint64_t remote_key, size_t len)
+                     uint64_t remote, const struct comm_btl_key *remote_key, size_t len)
 {
     struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
 
@@ -129,8 +130,8 @@ int comm_btl_shm_put(struct comm_btl_endpoint *base, const struct iovec *local, 
 }
 
 int comm_btl_shm_write_start(struct comm_btl_endpoint *base, const struct iovec *local,
-                             size_t nlocal, uint64_t remote, uint64_t remote_key, size_t len,
-                             comm_btl_get_done_fn done, void *ctx)
+                             size_t nlocal, uint64_t remote, const struct comm_btl_key *remote_key,
+                             size_t len, comm_btl_get_done_fn done, void *ctx)
 {
     struct btl_shm_endpoint *ep = (struct btl_shm_endpoint *)base;
     struct btl_shm_module *m = (struct btl_shm_module *)base->module;

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "btl/btl.h"
+
 struct comm_communicator;
 
 /* A message that arrived before its receive was posted.  Owned by the queue while queued, by
@@ -27,16 +29,16 @@ struct comm_unexpected {
     struct comm_unexpected *next;
     struct comm_unexpected *prev;
     struct comm_communicator *comm; /* set by MPI_Mprobe */
-    int src; /* rank in the communicator */
+    int src;                        /* rank in the communicator */
     int tag;
-    long peer;    /* world rank it came from */
-    int type;     /* the protocol header type it arrived with */
-    uint64_t len; /* bytes of the whole message */
+    long peer;     /* world rank it came from */
+    int type;      /* the protocol header type it arrived with */
+    uint64_t len;  /* bytes of the whole message */
     uint64_t sreq; /* the sender's request, for protocols that answer it */
     uint64_t addr;
-    uint64_t key;
-    uint32_t key_context; /* the context it came on, while parked (communicator.c) */
-    size_t data_len; /* payload carried with it (eager) */
+    struct comm_btl_key key; /* RTS: the sender's registration of ADDR */
+    uint32_t key_context;    /* the context it came on, while parked (communicator.c) */
+    size_t data_len;         /* payload carried with it (eager) */
     char data[];
 };
 

@@ -80,7 +80,7 @@ struct p2p_rts_hdr {
     struct p2p_match_hdr m;
     uint64_t sreq;
     uint64_t addr;
-    uint64_t key;
+    struct comm_btl_key key;
 };
 
 /* ACK, FIN, CTS, DATA, SHARE, SHARED, CTW and NOWRITE. */
@@ -94,8 +94,8 @@ struct p2p_ctl_hdr {
     uint64_t len;    /* CTS and CTW: bytes wanted; DATA: bytes in this fragment; SHARE: bytes
                       * of the sender's part; SHARED: bytes it wrote */
     uint64_t addr;   /* SHARE and CTW: the receiver's buffer */
-    uint64_t key;    /* SHARE: the receiver's registration of the sender's part; CTW: of the
-                      * whole */
+    struct comm_btl_key key; /* SHARE: the receiver's registration of the sender's part; CTW: of the
+                              * whole */
 };
 
 struct comm_p2p_ctl_pending {
@@ -230,7 +230,7 @@ static int p2p_send_match(struct comm_request *req)
         return COMM_OK;
     } else {
         struct p2p_rts_hdr h;
-        uint64_t key = 0;
+        struct comm_btl_key key = {{0}};
 
         if (!req->dt->contiguous && req->bounce == NULL) {
             req->bounce = malloc(req->len);
@@ -273,7 +273,7 @@ static void p2p_release_rndv(struct comm_request *req)
     if (req->rndv_registered) {
         struct comm_btl_module *module = req->proc->ep->module;
 
-        module->ops->deregister_mem(module, req->rndv_key);
+        module->ops->deregister_mem(module, &req->rndv_key);
         req->rndv_registered = false;
     }
 }
@@ -412,7 +412,7 @@ struct p2p_arrival {
     uint64_t len;
     uint64_t sreq;
     uint64_t addr;
-    uint64_t key;
+    struct comm_btl_key key;
     const void *data; /* eager payload */
 };
 
@@ -449,7 +449,7 @@ static int p2p_read_bounced(struct comm_request *req, const struct p2p_arrival *
         size_t n = req->want - done < room ? req->want - done : room;
         struct iovec iov = {bounce, n};
 
-        rc = ep->module->ops->get(ep, &iov, 1, a->addr + done, a->key, n);
+        rc = ep->module->ops->get(ep, &iov, 1, a->addr + done, &a->key, n);
         if (rc == COMM_OK) {
             comm_datatype_unpack(req->dt, req->buf, req->count, done, bounce, n);
             done += n;
@@ -471,7 +471,7 @@ static int p2p_read(struct comm_request *req, const struct p2p_arrival *a)
     if (req->dt->contiguous) {
         iov[0].iov_base = p2p_contig_base(req);
         iov[0].iov_len = req->want;
-        return ops->get(ep, iov, 1, a->addr, a->key, req->want);
+        return ops->get(ep, iov, 1, a->addr, &a->key, req->want);
     }
     comm_datatype_cursor_init(&cursor, req->dt, req->buf, req->count, 0);
     while (done < req->want) {
@@ -496,7 +496,7 @@ static int p2p_read(struct comm_request *req, const struct p2p_arrival *a)
         if (bytes < P2P_READ_GATHER_MIN && done + bytes < req->want) {
             return p2p_read_bounced(req, a, done);
         }
-        rc = ops->get(ep, iov, n, a->addr + done, a->key, bytes);
+        rc = ops->get(ep, iov, n, a->addr + done, &a->key, bytes);
         if (rc != COMM_OK) {
             return rc;
         }
@@ -524,7 +524,7 @@ static bool p2p_share_out(struct comm_request *req, const struct p2p_arrival *a)
 
     if (split_min == 0 || req->want < split_min || split == 0 || !req->dt->contiguous ||
         p2p_procs[a->peer].rndv_out > 0 || comm_progress_is_polite() ||
-        ops->put(ep, NULL, 0, 0, 0, 0) != COMM_OK ||
+        ops->put(ep, NULL, 0, 0, NULL, 0) != COMM_OK ||
         ops->register_mem(ep->module, p2p_contig_base(req) + split, req->want - split,
                           &req->split_own_key) != COMM_OK) {
         return false;
@@ -544,7 +544,7 @@ static bool p2p_share_out(struct comm_request *req, const struct p2p_arrival *a)
     p2p_send_ctl(&p2p_procs[a->peer], &h);
     iov.iov_base = p2p_contig_base(req);
     iov.iov_len = split;
-    req->split_rc = ops->get(ep, &iov, 1, a->addr, a->key, split);
+    req->split_rc = ops->get(ep, &iov, 1, a->addr, &a->key, split);
     return true;
 }
 
@@ -559,7 +559,7 @@ static void p2p_on_share(long peer, const struct p2p_ctl_hdr *h)
     struct comm_btl_endpoint *ep = p2p_procs[peer].ep;
     char *src = req->bounce != NULL ? req->bounce : p2p_contig_base(req);
     struct iovec iov = {src + h->offset, (size_t)h->len};
-    int rc = ep->module->ops->put(ep, &iov, 1, h->addr + h->offset, h->key, (size_t)h->len);
+    int rc = ep->module->ops->put(ep, &iov, 1, h->addr + h->offset, &h->key, (size_t)h->len);
 
     if (rc < 0 && !p2p_put_refused_told) {
         /* Once per process: a refusal is a setting or a permission, the same next time. */
@@ -604,11 +604,11 @@ static void p2p_on_shared(const struct p2p_ctl_hdr *h)
     int rc = req->split_rc;
 
     /* The sender is done with this side's memory, whatever it wrote. */
-    ep->module->ops->deregister_mem(ep->module, req->split_own_key);
+    ep->module->ops->deregister_mem(ep->module, &req->split_own_key);
     if (rc == COMM_OK && h->len < req->want - req->split) {
         struct iovec iov = {p2p_contig_base(req) + req->split, req->want - req->split};
 
-        rc = ep->module->ops->get(ep, &iov, 1, req->split_addr + req->split, req->split_key,
+        rc = ep->module->ops->get(ep, &iov, 1, req->split_addr + req->split, &req->split_key,
                                   iov.iov_len);
     }
     p2p_end_read(req, req->split_peer, rc);
@@ -636,7 +636,8 @@ static int p2p_read_start(struct comm_request *req, const struct p2p_arrival *a,
 
     req->read_peer = a->peer;
     req->peer_req = a->sreq;
-    rc = ep->module->ops->get_start(ep, &iov, 1, a->addr, a->key, req->want, p2p_on_read_done, req);
+    rc =
+        ep->module->ops->get_start(ep, &iov, 1, a->addr, &a->key, req->want, p2p_on_read_done, req);
     if (rc == COMM_OK) {
         req->state = COMM_REQUEST_READING;
     }
@@ -735,7 +736,7 @@ static void p2p_write_offer_end(struct comm_request *req)
 
     p2p_procs[req->read_peer].writes_offered--;
     p2p_write_token_give_back(req);
-    module->ops->deregister_mem(module, req->split_own_key);
+    module->ops->deregister_mem(module, &req->split_own_key);
 }
 
 /* Tells the receiver PEER that the sender SREQ does not write its receive RREQ (TOKEN). */
@@ -817,7 +818,7 @@ static void p2p_on_ctw(long peer, const struct p2p_ctl_hdr *h)
 
     req->peer_req = h->rreq;
     if (h->len <= req->len) {
-        rc = ep->module->ops->put_start(ep, src, (size_t)h->len, h->addr, h->key,
+        rc = ep->module->ops->put_start(ep, src, (size_t)h->len, h->addr, &h->key,
                                         (uint32_t)h->offset, p2p_on_write_done, req);
     }
     if (rc == COMM_OK) {

@@ -30,7 +30,7 @@ struct comm_proc;
 enum comm_request_kind {
     COMM_REQUEST_SEND,
     COMM_REQUEST_RECV,
-    COMM_REQUEST_COLL, /* a nonblocking collective (or MPI_Comm_idup), run by its schedule */
+    COMM_REQUEST_COLL,        /* a nonblocking collective (or MPI_Comm_idup), run by its schedule */
     COMM_REQUEST_GENERALIZED, /* MPI_Grequest_start: the user completes it (api/grequest.c) */
 };
 
@@ -59,11 +59,11 @@ enum comm_request_state {
 struct comm_request {
     enum comm_request_kind kind;
     enum comm_request_state state;
-    bool complete;   /* visible to MPI_Test */
+    bool complete; /* visible to MPI_Test */
     bool persistent;
     bool user_freed; /* MPI_Request_free on an active request: free it on completion */
     bool cancelled;
-    int error;       /* MPI error code of the operation, MPI_SUCCESS if none */
+    int error; /* MPI error code of the operation, MPI_SUCCESS if none */
     MPI_Status status;
 
     /* What the user asked for. */
@@ -77,31 +77,31 @@ struct comm_request {
     bool collective; /* travels on the communicator's collective context */
 
     /* Protocol state. */
-    struct comm_proc *proc;     /* send: the destination */
-    size_t len;                 /* packed bytes of the message (send) or capacity (recv) */
-    size_t done;                /* bytes moved so far */
-    size_t want;                /* recv: bytes to receive (min of message and capacity) */
-    size_t msg_len;             /* recv: bytes the sender sent */
-    void *bounce; /* send: packed copy of non-contiguous data for the reader; receive: the
-                   * message read whole before it is unpacked (a striped read) */
-    uint64_t rndv_key;          /* send: the transport's registration of what the peer reads */
-    bool rndv_registered;       /* send: rndv_key holds a registration to release */
-    uint64_t peer_req;          /* the other side's request id */
-    long read_peer;             /* recv, READING or OFFERED: the sender's world rank */
-    uint32_t write_token;       /* recv, OFFERED: names it to the transport (p2p.c) */
+    struct comm_proc *proc; /* send: the destination */
+    size_t len;             /* packed bytes of the message (send) or capacity (recv) */
+    size_t done;            /* bytes moved so far */
+    size_t want;            /* recv: bytes to receive (min of message and capacity) */
+    size_t msg_len;         /* recv: bytes the sender sent */
+    void *bounce;           /* send: packed copy of non-contiguous data for the reader; receive: the
+                             * message read whole before it is unpacked (a striped read) */
+    struct comm_btl_key rndv_key; /* send: the transport's registration of what the peer reads */
+    bool rndv_registered;         /* send: rndv_key holds a registration to release */
+    uint64_t peer_req;            /* the other side's request id */
+    long read_peer;               /* recv, READING or OFFERED: the sender's world rank */
+    uint32_t write_token;         /* recv, OFFERED: names it to the transport (p2p.c) */
     /* recv, shared out (COMM_REQUEST_SHARED): the sender writes [split, want); offered
      * (COMM_REQUEST_OFFERED): split 0, and the sender writes all of it */
-    long split_peer;            /* the sender's world rank */
-    size_t split;               /* where the sender's part starts */
-    uint64_t split_addr;        /* the sender's registration, to read its part if it cannot */
-    uint64_t split_key;         /*   write it */
-    uint64_t split_own_key;     /* this side's registration of [split, want), for the put */
-    int split_rc;               /* how reading this side's part went (a comm status) */
-    struct comm_posted posted;  /* recv: its place in the posted queue */
-    struct comm_request *queue_next; /* send: in its peer's send queue */
-    void *bsend_block;          /* buffered send: its block of the attached buffer */
-    void *coll;                 /* COLL: the schedule, freed with the request by coll_free;
-                                   GENERALIZED: the user's callbacks (api/grequest.c) */
+    long split_peer;               /* the sender's world rank */
+    size_t split;                  /* where the sender's part starts */
+    uint64_t split_addr;           /* the sender's registration, to read its part if it cannot */
+    struct comm_btl_key split_key; /*   write it */
+    struct comm_btl_key split_own_key; /* this side's registration of [split, want), for the put */
+    int split_rc;                      /* how reading this side's part went (a comm status) */
+    struct comm_posted posted;         /* recv: its place in the posted queue */
+    struct comm_request *queue_next;   /* send: in its peer's send queue */
+    void *bsend_block;                 /* buffered send: its block of the attached buffer */
+    void *coll;                        /* COLL: the schedule, freed with the request by coll_free;
+                                          GENERALIZED: the user's callbacks (api/grequest.c) */
     void (*coll_free)(void *coll);
     /* Called by comm_request_complete, with the core lock held, once the request has
      * completed (before it may be freed): the one-sided layer counts its operations so. */

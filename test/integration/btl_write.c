@@ -79,7 +79,7 @@ static int fail(const char *what, int rc)
 /* Writes LEN bytes of SRC, in two local pieces, at the peer's REMOTE + OFF; waits for its done
  * function.  Returns COMM_OK or a status. */
 static int write_wait(struct comm_btl_endpoint *ep, char *src, size_t len, uint64_t remote,
-                      uint64_t key, size_t off)
+                      const struct comm_btl_key *key, size_t off)
 {
     const struct comm_btl_ops *ops = ep->module->ops;
     struct iovec iov[2] = {{src, len / 3}, {src + len / 3, len - len / 3}};
@@ -114,7 +114,10 @@ int main(int argc, char **argv)
     struct comm_btl_module *m;
     long *local_peers, local_rank = 0, peer;
     size_t nlocal, len = 3000 * 1024, total;
-    uint64_t mine[2], *theirs;
+    struct target {
+        uint64_t addr;
+        struct comm_btl_key key;
+    } mine = {0}, *theirs;
     char *target, *src;
     void *data;
     size_t data_len;
@@ -184,11 +187,11 @@ int main(int argc, char **argv)
         return fail("connecting", rc);
     }
     m = ep->module;
-    mine[0] = (uint64_t)(uintptr_t)target;
-    if ((rc = m->ops->register_mem(m, target, total, &mine[1])) < 0) {
+    mine.addr = (uint64_t)(uintptr_t)target;
+    if ((rc = m->ops->register_mem(m, target, total, &mine.key)) < 0) {
         return fail("registering", rc);
     }
-    if ((rc = comm_pmix_put("btl_write.target", mine, sizeof(mine))) < 0 ||
+    if ((rc = comm_pmix_put("btl_write.target", &mine, sizeof(mine))) < 0 ||
         (rc = comm_pmix_commit()) < 0 || (rc = comm_pmix_fence(true)) < 0 ||
         (rc = comm_pmix_get(peer, "btl_write.target", &data, &data_len)) < 0) {
         return fail("target exchange", rc);
@@ -200,14 +203,14 @@ int main(int argc, char **argv)
     comm_btl_wired_all();
 
     /* The long message after the guard, a short one at the very start, then 0 bytes. */
-    if ((rc = write_wait(ep, src, len, theirs[0], theirs[1], GUARD)) != COMM_OK) {
+    if ((rc = write_wait(ep, src, len, theirs->addr, &theirs->key, GUARD)) != COMM_OK) {
         return fail(rc == COMM_ERR_NOT_SUPPORTED ? "write_start refused" : "long write", rc);
     }
-    if ((rc = write_wait(ep, src, 5, theirs[0], theirs[1], 0)) != COMM_OK) {
+    if ((rc = write_wait(ep, src, 5, theirs->addr, &theirs->key, 0)) != COMM_OK) {
         return fail("short write", rc);
     }
     in_write_start = true;
-    rc = m->ops->write_start(ep, NULL, 0, theirs[0], theirs[1], 0, on_done, NULL);
+    rc = m->ops->write_start(ep, NULL, 0, theirs->addr, &theirs->key, 0, on_done, NULL);
     in_write_start = false;
     if (rc != COMM_OK) {
         return fail("0-byte write", rc);
@@ -237,7 +240,7 @@ int main(int argc, char **argv)
     while (comm_btl_flush_all() == COMM_AGAIN) {
         comm_btl_progress_all();
     }
-    m->ops->deregister_mem(m, mine[1]);
+    m->ops->deregister_mem(m, &mine.key);
     if ((rc = comm_pmix_fence(false)) < 0) {
         return fail("last fence", rc);
     }

@@ -3,12 +3,14 @@
  * strings, device lists (COMM_DEVICE_ALLOWLIST, COMM_NET_INTERFACES) and which devices they
  * allow, the registration cache (hits, least-recently-used eviction, entries in use kept), the
  * sizing of the receive buffers to COMM_OFI_RECV_MEMORY, and how large messages are read
- * (in pieces or whole, by what each way delivered).
+ * (in pieces or whole, by what each way delivered), and which key and address each rail
+ * names a peer's registration with.
  */
 #include "config.h"
 
 #include "btl/ofi/btl_ofi.h"
 #include "btl/ofi/btl_ofi_mr_cache.h"
+#include "btl/ofi/btl_ofi_module.h"
 #include "btl/ofi/btl_ofi_tune.h"
 #include "base/error.h"
 #include "test/unit/unit.h"
@@ -690,10 +692,75 @@ END_TEST
 /* The rails of the fabrics on a host's path: the highest level's first, each (provider,
  * device) once with every fabric it serves, a fabric without Nics= on the job's devices; a
  * malformed Nics= or too many rails names the fabric at fault. */
+/* Verbs-like rails (virtual addresses, the providers' own keys) paired crosswise with the
+ * peer's: each rail reads with the key of the peer's rail it is paired with, at the address
+ * the runtime carries. */
+START_TEST(rail_keys_follow_the_peer_rail_paired)
+{
+    struct btl_ofi_module *m = calloc(1, sizeof(*m));
+    struct btl_ofi_endpoint *ep = calloc(1, sizeof(*ep));
+    const struct comm_btl_key rk = {.w = {0x11 + 1, 0x22, 0x33}};
+
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_nonnull(ep);
+    m->nrails = 3;
+    m->virt_addr = true;
+    for (unsigned k = 0; k < 3; k++) {
+        m->rails[k].mr_mode = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_LOCAL;
+    }
+    ep->peer_rail[0] = 0;
+    ep->peer_rail[1] = 2;
+    ep->peer_rail[2] = 1;
+    ck_assert(btl_ofi_rkey_set(&rk));
+    ck_assert_uint_eq(btl_ofi_rkey(m, ep, 0, &rk), 0x11);
+    ck_assert_uint_eq(btl_ofi_rkey(m, ep, 1, &rk), 0x33);
+    ck_assert_uint_eq(btl_ofi_rkey(m, ep, 2, &rk), 0x22);
+    for (unsigned k = 0; k < 3; k++) {
+        ck_assert_uint_eq(btl_ofi_raddr(m, k, 0x7f0000001000, &rk), 0x7f0000001000);
+    }
+    free(ep);
+    free(m);
+}
+END_TEST
+
+/* tcp-like rails address memory by offsets from the base, which rails[0]'s key is; one beside
+ * them that addresses it virtually (libfabric's shm) reads at the address itself. */
+START_TEST(rail_keys_by_offset_carry_the_base)
+{
+    struct btl_ofi_module *m = calloc(1, sizeof(*m));
+    struct btl_ofi_endpoint *ep = calloc(1, sizeof(*ep));
+    const uint64_t base = 0x7f0000000000;
+    const struct comm_btl_key rk = {.w = {base, base | 1ull << 56, 77}};
+    const struct comm_btl_key none = {.w = {0}};
+
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_nonnull(ep);
+    m->nrails = 3;
+    m->virt_addr = false;
+    m->rails[2].mr_mode = FI_MR_VIRT_ADDR;
+    ep->peer_rail[1] = 1;
+    ep->peer_rail[2] = 2;
+    ck_assert_uint_eq(btl_ofi_rkey(m, ep, 0, &rk), base);
+    ck_assert_uint_eq(btl_ofi_rkey(m, ep, 1, &rk), base | 1ull << 56);
+    ck_assert_uint_eq(btl_ofi_rkey(m, ep, 2, &rk), 77);
+    ck_assert_uint_eq(btl_ofi_raddr(m, 0, base + 4096, &rk), 4096);
+    ck_assert_uint_eq(btl_ofi_raddr(m, 1, base + 4096, &rk), 4096);
+    ck_assert_uint_eq(btl_ofi_raddr(m, 2, base + 4096, &rk), base + 4096);
+    ck_assert(!btl_ofi_rkey_set(&none));
+    ck_assert(!btl_ofi_rkey_set(NULL));
+    free(ep);
+    free(m);
+}
+END_TEST
+
 START_TEST(rail_plan_per_level)
 {
     const struct comm_btl_fabric fabrics[] = {
-        {.level = 1, .level_name = "rack", .where = "r0", .provider = "verbs", .nics = "mlx5_0,mlx5_1"},
+        {.level = 1,
+         .level_name = "rack",
+         .where = "r0",
+         .provider = "verbs",
+         .nics = "mlx5_0,mlx5_1"},
         {.level = 2, .level_name = "pod", .where = "p0", .provider = "verbs", .nics = "mlx5_1"},
         {.level = 3, .level_name = "spine", .where = "s", .provider = "tcp", .nics = NULL},
     };
@@ -702,17 +769,18 @@ START_TEST(rail_plan_per_level)
         {.level = 2, .level_name = "spine", .where = "s", .provider = "tcp", .nics = "eth2"},
     };
     struct comm_btl_fabric many[] = {
-        {.level = 1, .level_name = "rack", .where = "r0", .provider = NULL,
+        {.level = 1,
+         .level_name = "rack",
+         .where = "r0",
+         .provider = NULL,
          .nics = "a0,a1,a2,a3,a4,a5"},
-        {.level = 2, .level_name = "spine", .where = "s", .provider = "tcp",
-         .nics = "b0,b1,b2"},
+        {.level = 2, .level_name = "spine", .where = "s", .provider = "tcp", .nics = "b0,b1,b2"},
     };
     struct comm_btl_ofi_rail_spec specs[COMM_BTL_OFI_PLAN_MAX];
     size_t n = 99, at = 99;
     char expected[256];
 
-    ck_assert_int_eq(comm_btl_ofi_rail_plan(fabrics, 3, specs, &n, &at, expected,
-                                            sizeof(expected)),
+    ck_assert_int_eq(comm_btl_ofi_rail_plan(fabrics, 3, specs, &n, &at, expected, sizeof(expected)),
                      COMM_OK);
     ck_assert_uint_eq(n, 3);
     ck_assert_str_eq(specs[0].provider, "tcp");
@@ -724,8 +792,7 @@ START_TEST(rail_plan_per_level)
     ck_assert_str_eq(specs[2].name, "mlx5_0");
     ck_assert_uint_eq(specs[2].fabrics, 1u << 0);
     /* no fabrics: no rails */
-    ck_assert_int_eq(comm_btl_ofi_rail_plan(fabrics, 0, specs, &n, &at, expected,
-                                            sizeof(expected)),
+    ck_assert_int_eq(comm_btl_ofi_rail_plan(fabrics, 0, specs, &n, &at, expected, sizeof(expected)),
                      COMM_OK);
     ck_assert_uint_eq(n, 0);
     ck_assert_int_eq(comm_btl_ofi_rail_plan(bad, 2, specs, &n, &at, expected, sizeof(expected)),
@@ -747,8 +814,8 @@ START_TEST(rail_names_topology_then_allowlist_then_job_interfaces)
     const char *source;
     char expected[256];
 
-    ck_assert_int_eq(comm_btl_ofi_rail_names("ib0,ib1", "eth0,eth1", "eth0,eth1", &names,
-                                             &source, expected, sizeof(expected)),
+    ck_assert_int_eq(comm_btl_ofi_rail_names("ib0,ib1", "eth0,eth1", "eth0,eth1", &names, &source,
+                                             expected, sizeof(expected)),
                      COMM_OK);
     ck_assert_uint_eq(names.count, 2);
     ck_assert_str_eq(names.names[0], "ib0");
@@ -767,8 +834,8 @@ START_TEST(rail_names_topology_then_allowlist_then_job_interfaces)
     ck_assert_str_eq(names.names[1], "eth2");
     ck_assert_str_eq(source, "COMM_DEVICE_ALLOWLIST");
     /* the allowlist decides even when it gives no rails */
-    ck_assert_int_eq(comm_btl_ofi_rail_names(NULL, "eth1", "eth0,eth3", &names, &source,
-                                             expected, sizeof(expected)),
+    ck_assert_int_eq(comm_btl_ofi_rail_names(NULL, "eth1", "eth0,eth3", &names, &source, expected,
+                                             sizeof(expected)),
                      COMM_OK);
     ck_assert_uint_eq(names.count, 0);
     ck_assert_int_eq(comm_btl_ofi_rail_names("", "^eth1,eth2", "eth0,eth3", &names, &source,
@@ -780,13 +847,13 @@ START_TEST(rail_names_topology_then_allowlist_then_job_interfaces)
                      COMM_OK);
     ck_assert_uint_eq(names.count, 2);
     ck_assert_str_eq(source, "the job's interfaces (COMM_NET_INTERFACES)");
-    ck_assert_int_eq(comm_btl_ofi_rail_names(NULL, NULL, "eth0", &names, &source, expected,
-                                             sizeof(expected)),
-                     COMM_OK);
+    ck_assert_int_eq(
+        comm_btl_ofi_rail_names(NULL, NULL, "eth0", &names, &source, expected, sizeof(expected)),
+        COMM_OK);
     ck_assert_uint_eq(names.count, 0);
-    ck_assert_int_eq(comm_btl_ofi_rail_names(NULL, NULL, NULL, &names, &source, expected,
-                                             sizeof(expected)),
-                     COMM_OK);
+    ck_assert_int_eq(
+        comm_btl_ofi_rail_names(NULL, NULL, NULL, &names, &source, expected, sizeof(expected)),
+        COMM_OK);
     ck_assert_uint_eq(names.count, 0);
     /* a malformed list in the file is an error that says what was expected */
     expected[0] = '\0';
@@ -831,6 +898,8 @@ int main(void)
     tcase_add_test(tc, sizing_setting_refuses_small_or_malformed_budgets);
     tcase_add_test(tc, rail_names_topology_then_allowlist_then_job_interfaces);
     tcase_add_test(tc, rail_plan_per_level);
+    tcase_add_test(tc, rail_keys_follow_the_peer_rail_paired);
+    tcase_add_test(tc, rail_keys_by_offset_carry_the_base);
     suite_add_tcase(s, tc);
     return comm_test_run(s);
 }
