@@ -112,6 +112,7 @@ enum btl_ofi_op_type {
     BTL_OFI_OP_AREAD,  /* one read of an asynchronous get */
     BTL_OFI_OP_AWRITE, /* an asynchronous put (put_start) */
     BTL_OFI_OP_SHADOW, /* a piece read into a buffer of the module's (struct btl_ofi_shadow) */
+    BTL_OFI_OP_WPIECE, /* one piece of a striped one-sided write (struct btl_ofi_wpiece) */
 };
 
 /* The head of every operation's context: what libfabric may use, then what we are. */
@@ -181,6 +182,20 @@ struct btl_ofi_aread {
     char *dst; /* where it reads, to read it again on another rail if its rail fails */
     uint64_t raddr;
     struct btl_ofi_shadow *shadow; /* where it lands when not in place (busy only) */
+};
+
+/* One piece of a striped one-sided write, on the rail where it would end first. */
+struct btl_ofi_wpiece {
+    struct btl_ofi_op op;
+    struct btl_ofi_awrite *a;
+    struct comm_btl_ofi_mr *local; /* the registration it writes from (FI_MR_LOCAL), held */
+    const char *from;              /* LEN bytes at FROM go OFF bytes into the write */
+    size_t len;
+    size_t off;
+    unsigned rail;  /* the rail it went on */
+    bool busy;      /* posted, not completed */
+    bool redo;      /* to be written again (it failed on its rail): FROM, LEN, OFF */
+    unsigned fails; /* how often it failed */
 };
 
 /*
@@ -286,6 +301,14 @@ struct btl_ofi_awrite {
     size_t niov;
     size_t li;
     size_t loff;
+    /* Striped (a one-sided write of COMM_RAIL_STRIPE_MIN bytes or more to a peer with several
+     * rails): POSTED bytes have gone in PIECES, INFLIGHT of them on their rails, REDO to be
+     * written again; QUEUED while in the module's list of writes to post. */
+    struct btl_ofi_wpiece *pieces;
+    size_t posted;
+    unsigned inflight;
+    unsigned redo;
+    bool queued;
     struct iovec iov[];
 };
 
@@ -417,6 +440,7 @@ struct btl_ofi_module {
     unsigned long gets_now; /* under way now, and at most at once */
     unsigned long gets_most;
     unsigned areads;      /* reads of asynchronous gets in flight (ofi_reads_room bounds them) */
+    unsigned wpieces;     /* pieces of striped one-sided writes in flight */
     size_t aread_bytes;   /* and the bytes they read */
     unsigned areads_most; /* reads in flight at most at once */
     /* Something for advance_gets to do: a read ended, or a post must be tried again.  Without
@@ -663,6 +687,10 @@ int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec 
 /* A piece of write A landed (STATUS COMM_OK) or failed: after the last piece, or a failure,
  * its done function is called by progress; otherwise progress posts the next piece. */
 void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *a, int status);
+/* Piece P of a striped write landed (OK) or failed on its rail (CAUSE says how: the rail is
+ * taken out and P written again on another). */
+void comm_btl_ofi_wpiece_ended(struct btl_ofi_module *m, struct btl_ofi_wpiece *p, bool ok,
+                               const char *cause);
 /* Bytes of one piece of a message this rank writes to EP's peer (0: whole). */
 size_t comm_btl_ofi_write_size(const struct btl_ofi_module *m, const struct btl_ofi_endpoint *ep);
 /* A peer's write with completion data TOKEN ended here: the runtime hears of it from progress. */

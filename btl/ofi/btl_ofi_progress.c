@@ -16,8 +16,8 @@
 
 int comm_btl_ofi_post_rx(struct btl_ofi_module *m, struct btl_ofi_rx *rx)
 {
-    ssize_t ret =
-        fi_recv(m->rails[rx->rail].ep, rx->buf, m->frag_size, rx->desc, FI_ADDR_UNSPEC, &rx->op.ctx);
+    ssize_t ret = fi_recv(m->rails[rx->rail].ep, rx->buf, m->frag_size, rx->desc, FI_ADDR_UNSPEC,
+                          &rx->op.ctx);
 
     if (ret == 0) {
         return COMM_OK;
@@ -109,13 +109,21 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
         }
         op = &a->op; /* the failure of a striped get's read, as below */
     }
+    if (op->type == BTL_OFI_OP_WPIECE) {
+        char cause[384];
+
+        snprintf(cause, sizeof(cause), "a write failed: %s%s%s%s",
+                 comm_btl_ofi_fi_strerror(err.err), text[0] ? " (" : "", text, text[0] ? ")" : "");
+        comm_btl_ofi_wpiece_ended(m, (struct btl_ofi_wpiece *)op, false, cause);
+        return;
+    }
     if (op->type == BTL_OFI_OP_AREAD && ((struct btl_ofi_aread *)op)->get->striped &&
         __builtin_popcount(((struct btl_ofi_aread *)op)->get->ep->rails) > 1) {
         char cause[384];
 
         /* Ended, if in error: read again on the others. */
-        snprintf(cause, sizeof(cause), "a read failed: %s%s%s%s",
-                 comm_btl_ofi_fi_strerror(err.err), text[0] ? " (" : "", text, text[0] ? ")" : "");
+        snprintf(cause, sizeof(cause), "a read failed: %s%s%s%s", comm_btl_ofi_fi_strerror(err.err),
+                 text[0] ? " (" : "", text, text[0] ? ")" : "");
         comm_btl_ofi_rail_failed(m, k, cause);
         comm_btl_ofi_aread_redo(m, (struct btl_ofi_aread *)op);
         return;
@@ -164,6 +172,7 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
         break;
     }
     case BTL_OFI_OP_SHADOW:
+    case BTL_OFI_OP_WPIECE:
         break; /* above */
     }
 }
@@ -219,6 +228,9 @@ static int ofi_poll_cq(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k)
             break;
         case BTL_OFI_OP_SHADOW:
             comm_btl_ofi_shadow_ended(m, (struct btl_ofi_shadow *)op, true);
+            break;
+        case BTL_OFI_OP_WPIECE:
+            comm_btl_ofi_wpiece_ended(m, (struct btl_ofi_wpiece *)op, true, NULL);
             break;
         }
     }
@@ -294,7 +306,7 @@ int comm_btl_ofi_progress(struct comm_btl_module *module)
         return rc;
     }
     m->delivering = true;
-    if (m->nrails > 1 && m->areads > 0) {
+    if (m->nrails > 1 && (m->areads > 0 || m->wpieces > 0)) {
         comm_btl_ofi_rails_check(m);
     }
     if (m->gets_stirred) {

@@ -460,8 +460,7 @@ static void ofi_rail_back(const struct btl_ofi_module *m, struct btl_ofi_rail *r
     r->down = false;
     r->sample_from = now;
     r->sample_bytes = 0;
-    comm_log_warn("btl_ofi", "host %s: rail %s is back: a piece read on it completed", m->host,
-                  r->name);
+    comm_log_warn("btl_ofi", "host %s: rail %s is back: a piece on it completed", m->host, r->name);
 }
 
 void comm_btl_ofi_rail_done(struct btl_ofi_module *m, unsigned k, size_t n, bool ok)
@@ -545,7 +544,7 @@ void comm_btl_ofi_rails_check(struct btl_ofi_module *m)
         if (r->inflight > 0 && now - r->last_done_ns > m->rail_timeout_ns) {
             char cause[96];
 
-            snprintf(cause, sizeof(cause), "no read completed on it for %.1f s",
+            snprintf(cause, sizeof(cause), "no piece completed on it for %.1f s",
                      (double)(now - r->last_done_ns) / 1e9);
             comm_btl_ofi_rail_failed(m, k, cause);
         }

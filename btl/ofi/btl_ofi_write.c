@@ -3,6 +3,12 @@
  * (put_start), with completion data that names the receive on the receiver's side; and the
  * one-sided write into a peer's registered memory (write_start), done once it has landed.
  *
+ * A one-sided write of COMM_RAIL_STRIPE_MIN bytes or more to a peer with several rails is
+ * striped as a get is (btl_ofi_rail.c): up to BTL_OFI_READS_IN_FLIGHT pieces at once, each
+ * posted to the rail where it would end first, each with delivery completion; the write is
+ * done when every piece has landed.  A piece that fails takes its rail out and is written again
+ * on another (it ended: no late copy of it can land); one on a rail that stalls waits for it.
+ *
  * Layer: btl/ofi.  Must not: call the runtime (a done function, the written function) from
  * anywhere but progress, write messages without the provider's remote-write capability and
  * completion data (m->write), or report a one-sided write done before the provider said it
@@ -14,6 +20,7 @@
 #include "base/error.h"
 #include "base/log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,23 +152,164 @@ static int ofi_write_post_one_sided(struct btl_ofi_module *m, struct btl_ofi_awr
     return COMM_OK;
 }
 
-/* Posts the next piece of A, a message or a one-sided write. */
+/* Whether A is done: a failure with nothing in flight, or every byte landed. */
+static bool ofi_striped_done(const struct btl_ofi_awrite *a)
+{
+    return a->inflight == 0 && (a->status != COMM_OK || (a->posted == a->len && a->redo == 0));
+}
+
+/* Posts piece P of the striped write A (the next bytes of A, or P's own again when it is to be
+ * redone) on the rail where it would end first: COMM_OK, COMM_AGAIN (the provider is busy, or
+ * the rail failed to take it: again at the next progress call), COMM_ERR_NOT_SUPPORTED (no
+ * delivery completion) or a status (logged). */
+static int ofi_wpiece_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a,
+                           struct btl_ofi_wpiece *p)
+{
+    size_t piece = a->ep->same_host ? m->rma_piece : m->rma_piece_far;
+    size_t n = p->len, off = p->off;
+    const char *from = p->from;
+    uint64_t now = comm_btl_ofi_now_ns();
+    unsigned rail;
+    void *desc = NULL;
+    struct iovec iov;
+    struct fi_rma_iov rma;
+    struct fi_msg_rma msg = {.desc = &desc, .iov_count = 1, .rma_iov = &rma, .rma_iov_count = 1};
+    ssize_t ret;
+
+    if (!p->redo) {
+        while (a->loff == a->iov[a->li].iov_len) { /* write_start checked they cover len */
+            a->li++;
+            a->loff = 0;
+        }
+        from = (const char *)a->iov[a->li].iov_base + a->loff;
+        n = a->iov[a->li].iov_len - a->loff;
+        n = n < a->len - a->posted ? n : a->len - a->posted;
+        n = piece > 0 && n > piece ? piece : n;
+        n = n > m->max_msg_size ? m->max_msg_size : n;
+        off = a->posted;
+    }
+    rail = (unsigned)comm_btl_ofi_rail_pick(m, a->ep, n, now);
+    if ((m->mr_mode & FI_MR_LOCAL) && p->local == NULL) {
+        int rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, (void *)(uintptr_t)from, n, &p->local);
+
+        if (rc < 0) {
+            return rc;
+        }
+    }
+    if (p->local != NULL) {
+        desc = comm_btl_ofi_mr_desc(p->local, rail);
+    }
+    iov = (struct iovec){(void *)(uintptr_t)from, n};
+    rma = (struct fi_rma_iov){btl_ofi_raddr(m, rail, a->raddr + off, &a->key), n,
+                              btl_ofi_rkey(m, a->ep, rail, &a->key)};
+    msg.msg_iov = &iov;
+    msg.addr = a->ep->rail_addr[rail];
+    msg.context = &p->op.ctx;
+    ret = fi_writemsg(m->rails[rail].ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    if (ret == -FI_EAGAIN) {
+        return COMM_AGAIN;
+    }
+    if (ret == -FI_EBADFLAGS || ret == -FI_ENOSYS || ret == -FI_EOPNOTSUPP) {
+        m->rma_write_refused = true; /* as for a write on one rail: messages instead */
+        return COMM_ERR_NOT_SUPPORTED;
+    }
+    if (ret != 0 && rail != a->ep->home) {
+        char cause[160];
+
+        snprintf(cause, sizeof(cause), "a write could not be posted: %s",
+                 comm_btl_ofi_fi_strerror((int)-ret));
+        comm_btl_ofi_rail_failed(m, rail, cause);
+        return COMM_AGAIN;
+    }
+    if (ret != 0) {
+        comm_log_error("btl_ofi", "writing %zu bytes to rank %ld failed: %s", n, a->ep->base.peer,
+                       comm_btl_ofi_fi_strerror((int)-ret));
+        return COMM_ERR_SYSTEM;
+    }
+    comm_btl_ofi_rail_posted(m, rail, n, now);
+    p->busy = true;
+    p->rail = rail;
+    a->inflight++;
+    m->wpieces++;
+    if (p->redo) {
+        p->redo = false;
+        a->redo--;
+        return COMM_OK;
+    }
+    p->from = from;
+    p->len = n;
+    p->off = off;
+    a->loff += n;
+    a->posted += n;
+    return COMM_OK;
+}
+
+/* Posts the striped write A's pieces while it has free ones: COMM_OK, or the first post's
+ * COMM_AGAIN or failure (which ends A once its pieces in flight are back). */
+static int ofi_write_feed(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
+{
+    for (size_t i = 0; i < BTL_OFI_READS_IN_FLIGHT && a->status == COMM_OK; i++) {
+        struct btl_ofi_wpiece *p = &a->pieces[i];
+        int rc;
+
+        if (p->busy || (!p->redo && a->posted == a->len)) {
+            continue;
+        }
+        if (!p->redo && p->local != NULL) { /* the next bytes may lie elsewhere */
+            comm_btl_ofi_mr_cache_release(&m->mrs, p->local);
+            p->local = NULL;
+        }
+        rc = ofi_wpiece_post(m, a, p);
+        if (rc == COMM_AGAIN) {
+            return rc;
+        }
+        if (rc < 0) {
+            a->status = rc;
+        }
+    }
+    return a->status;
+}
+
+/* Posts the next piece of A, a message or a one-sided write (the next pieces, striped: a
+ * failure is A's status, and A ends once its pieces in flight are back). */
 static int ofi_write_post_next(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 {
+    if (a->pieces != NULL) {
+        return ofi_write_feed(m, a) == COMM_AGAIN ? COMM_AGAIN : COMM_OK;
+    }
     return a->one_sided ? ofi_write_post_one_sided(m, a) : ofi_write_post(m, a);
 }
 
-/* Frees A and lets go of its registration. */
+/* A has ended: its done function is called by this or the next progress call. */
+static void ofi_write_end(struct btl_ofi_module *m, struct btl_ofi_awrite *a, int status)
+{
+    a->status = status;
+    a->next = m->writes_ended;
+    m->writes_ended = a;
+    m->writes_stirred = true;
+}
+
+/* Frees A and lets go of its registrations. */
 static void ofi_write_free(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 {
     if (a->local != NULL) {
         comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
     }
+    for (size_t i = 0; a->pieces != NULL && i < BTL_OFI_READS_IN_FLIGHT; i++) {
+        if (a->pieces[i].local != NULL) {
+            comm_btl_ofi_mr_cache_release(&m->mrs, a->pieces[i].local);
+        }
+    }
+    free(a->pieces);
     free(a);
 }
 
 static void ofi_write_wait(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 {
+    if (a->queued) {
+        return;
+    }
+    a->queued = true;
     a->next = NULL;
     if (m->writes_waiting_tail != NULL) {
         m->writes_waiting_tail->next = a;
@@ -215,6 +363,32 @@ int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, si
     return COMM_OK;
 }
 
+/* Begins the striped one-sided write A: its first pieces now, so that a busy provider or a
+ * refusal leaves nothing begun (COMM_AGAIN or the status, A freed); the rest from progress. */
+static int ofi_write_start_striped(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
+{
+    int rc;
+
+    a->pieces = calloc(BTL_OFI_READS_IN_FLIGHT, sizeof(*a->pieces));
+    if (a->pieces == NULL) {
+        ofi_write_free(m, a);
+        return COMM_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < BTL_OFI_READS_IN_FLIGHT; i++) {
+        a->pieces[i].op.type = BTL_OFI_OP_WPIECE;
+        a->pieces[i].a = a;
+    }
+    rc = ofi_write_feed(m, a);
+    if (a->inflight == 0) {
+        ofi_write_free(m, a);
+        return rc == COMM_OK ? COMM_ERR_INTERNAL : rc;
+    }
+    if (rc == COMM_AGAIN) {
+        ofi_write_wait(m, a);
+    }
+    return COMM_OK;
+}
+
 int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec *local,
                              size_t nlocal, uint64_t remote, const struct comm_btl_key *remote_key,
                              size_t len, comm_btl_get_done_fn done, void *ctx)
@@ -253,6 +427,9 @@ int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec 
     a->one_sided = true;
     a->niov = nlocal;
     memcpy(a->iov, local, nlocal * sizeof(a->iov[0]));
+    if (__builtin_popcount(ep->rails) > 1 && m->stripe_min > 0 && len >= m->stripe_min) {
+        return ofi_write_start_striped(m, a);
+    }
     /* The first piece now, so that a busy provider or a refusal leaves nothing begun. */
     rc = ofi_write_post_one_sided(m, a);
     if (rc != COMM_OK) {
@@ -278,10 +455,36 @@ void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *
         ofi_write_wait(m, a);
         return;
     }
-    a->status = status;
-    a->next = m->writes_ended;
-    m->writes_ended = a;
-    m->writes_stirred = true;
+    ofi_write_end(m, a, status);
+}
+
+void comm_btl_ofi_wpiece_ended(struct btl_ofi_module *m, struct btl_ofi_wpiece *p, bool ok,
+                               const char *cause)
+{
+    struct btl_ofi_awrite *a = p->a;
+
+    p->busy = false;
+    a->inflight--;
+    m->wpieces--;
+    comm_btl_ofi_rail_done(m, p->rail, p->len, ok);
+    /* Written again on another rail, unless every rail failed it in turn. */
+    if (!ok && ++p->fails <= 2 * m->nrails && __builtin_popcount(a->ep->rails) > 1) {
+        comm_btl_ofi_rail_failed(m, p->rail, cause);
+        p->redo = true;
+        a->redo++;
+    } else if (!ok) {
+        comm_log_error("btl_ofi", "writing %zu bytes to rank %ld failed: %s", a->len,
+                       a->ep->base.peer, cause);
+        a->status = COMM_ERR_SYSTEM;
+    }
+    if (a->queued) {
+        return; /* progress posts its next pieces, or ends it (advance_writes) */
+    }
+    if (ofi_striped_done(a)) {
+        ofi_write_end(m, a, a->status);
+    } else if (a->status == COMM_OK && (a->redo > 0 || a->posted < a->len)) {
+        ofi_write_wait(m, a);
+    }
 }
 
 void comm_btl_ofi_note_written(struct btl_ofi_module *m, uint64_t token)
@@ -319,10 +522,13 @@ int comm_btl_ofi_advance_writes(struct btl_ofi_module *m)
             break;
         }
         m->writes_waiting = a->next;
+        a->queued = false;
         if (m->writes_waiting == NULL) {
             m->writes_waiting_tail = NULL;
         }
-        if (rc < 0) {
+        if (a->pieces != NULL && ofi_striped_done(a)) {
+            ofi_write_end(m, a, a->status); /* its last pieces came back while it waited */
+        } else if (rc < 0) {
             comm_btl_ofi_awrite_ended(m, a, rc);
         }
     }
