@@ -326,7 +326,6 @@ static int run_setup_loop(struct comm_run_job *job)
         comm_log_error("launcher", "cannot create the event loop");
         return COMM_ERR_SYSTEM;
     }
-    signal(SIGPIPE, SIG_IGN);
     /* Orphans of the ranks come to comm-run, which stops and reaps them with the job. */
     if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
         comm_log_warn("launcher", "cannot become the reaper of the ranks' children: %s",
@@ -536,6 +535,9 @@ int main(int argc, char **argv)
     if (run_place_ranks(&job) < 0) {
         goto out;
     }
+    /* A peer that closes first (an agent whose launch command ended before it read the
+     * secret, a link gone) is an error to report, not a signal that ends comm-run. */
+    signal(SIGPIPE, SIG_IGN);
     for (size_t i = 0; i < job.hosts.n; i++) {
         bool other = (long)i != job.this_host && job.hosts.list[i].nranks > 0;
 
