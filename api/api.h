@@ -23,6 +23,8 @@
 /* Every settings table of libcomm, for init and comm-info. */
 extern const struct comm_setting_table *const comm_settings_tables[];
 extern const size_t comm_settings_ntables;
+/* The settings comm-run reads that the ranks see too (COMM_HEARTBEAT_*). */
+extern const struct comm_setting_table comm_launcher_settings;
 
 /* First error code that carries a comm status (code = base + -status). */
 enum { COMM_API_STATUS_CODE_BASE = 100 };

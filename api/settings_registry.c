@@ -59,6 +59,42 @@ static const struct comm_setting_table provided_table = {
     .settings = provided_settings,
 };
 
+/* Read by comm-run and its agents (launcher/comm_run_options.c, in this order), listed here so
+ * that the ranks, which get every COMM_* setting, know them. */
+static const struct comm_setting launcher_settings[] = {
+    {.name = "COMM_HEARTBEAT_MS",
+     .type = COMM_SETTING_INT,
+     .default_value = "1000",
+     .help = "milliseconds between the heartbeats comm-run and the agent of each other host "
+             "send each other",
+     .audience = COMM_AUDIENCE_USER,
+     .min = 10,
+     .max = 60000},
+    {.name = "COMM_HEARTBEAT_MISSES",
+     .type = COMM_SETTING_INT,
+     .default_value = "5",
+     .help = "heartbeats missed in a row before a host (or comm-run, for an agent) is "
+             "suspected: a warning naming it, and the job goes on",
+     .audience = COMM_AUDIENCE_USER,
+     .min = 1,
+     .max = 100000},
+    {.name = "COMM_HEARTBEAT_LOST_MS",
+     .type = COMM_SETTING_INT,
+     .default_value = "90000",
+     .help = "milliseconds of silence after which a host is lost and the job ends (an agent "
+             "that loses comm-run stops its ranks); longer than COMM_HEARTBEAT_MS times "
+             "COMM_HEARTBEAT_MISSES",
+     .audience = COMM_AUDIENCE_USER,
+     .min = 100,
+     .max = 86400000},
+};
+
+const struct comm_setting_table comm_launcher_settings = {
+    .component = "comm-run",
+    .count = sizeof(launcher_settings) / sizeof(launcher_settings[0]),
+    .settings = launcher_settings,
+};
+
 /* Read by the commcc wrapper script, listed here so comm-info and comm(7) show it. */
 static const struct comm_setting tool_settings[] = {
     {.name = "COMM_CC",
@@ -92,6 +128,7 @@ const struct comm_setting_table *const comm_settings_tables[] = {
     &comm_coll_tunable_settings,
     &comm_rma_settings,
     &provided_table,
+    &comm_launcher_settings,
     &tool_table,
 };
 

@@ -314,6 +314,36 @@ static int run_make_tmpdir(struct comm_run_job *job)
     return COMM_OK;
 }
 
+/* Reads the COMM_HEARTBEAT_* settings into OPTS: COMM_OK, or COMM_ERR_BAD_PARAM with ERR_OUT
+ * naming the setting at fault. */
+static int run_heartbeat(struct comm_run_options *opts, char *err_out, size_t len)
+{
+    long v[3];
+
+    /* COMM_HEARTBEAT_MS, _MISSES and _LOST_MS, set or by default (api/settings_registry.c
+     * holds them, so that MPI_Init knows them too). */
+    for (int i = 0; i < 3; i++) {
+        const struct comm_setting *s = &comm_launcher_settings.settings[i];
+
+        if (comm_config_parse_long(comm_config_value(s), s->min, s->max, &v[i]) < 0) {
+            snprintf(err_out, len, "invalid value '%s' for %s: expected a whole number from %ld "
+                     "to %ld", comm_config_value(s), s->name, s->min, s->max);
+            return COMM_ERR_BAD_PARAM;
+        }
+    }
+    if (v[2] <= v[0] * v[1]) {
+        snprintf(err_out, len,
+                 "COMM_HEARTBEAT_LOST_MS (%ld) must be longer than COMM_HEARTBEAT_MS times "
+                 "COMM_HEARTBEAT_MISSES (%ld ms), after which a silent host is only suspected",
+                 v[2], v[0] * v[1]);
+        return COMM_ERR_BAD_PARAM;
+    }
+    opts->heartbeat_ms = v[0];
+    opts->heartbeat_misses = v[1];
+    opts->heartbeat_lost_ms = v[2];
+    return COMM_OK;
+}
+
 static int run_setup_loop(struct comm_run_job *job)
 {
     event_set_log_callback(comm_run_libevent_log);
@@ -515,6 +545,7 @@ int main(int argc, char **argv)
     } else {
         if (comm_run_options_timeout(&opts, comm_config_env("MPIEXEC_TIMEOUT"), &job.timeout,
                                      err, sizeof(err)) < 0 ||
+            run_heartbeat(&opts, err, sizeof(err)) < 0 ||
             run_resolve_program(argv[opts.program_index], program, sizeof(program), err,
                                 sizeof(err)) < 0 ||
             run_plan_hosts(&job, &opts, err, sizeof(err)) < 0 ||

@@ -60,6 +60,11 @@ struct comm_run_options {
     bool report_bindings;
     bool tag_output;
     long timeout; /* seconds; 0: none; -1: not given on the command line */
+    /* Heartbeats between comm-run and its agents (COMM_HEARTBEAT_*): one every INTERVAL_MS;
+     * a side silent for MISSES of them is suspected, for LOST_MS lost. */
+    long heartbeat_ms;
+    long heartbeat_misses;
+    long heartbeat_lost_ms;
     size_t nexports;
     const char **exports; /* -x arguments, as given */
     int program_index;  /* argv index of the program */

@@ -235,6 +235,11 @@ int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options 
         opts_out->bind = (enum comm_run_bind)comm_run_read_u64(&r);
         opts_out->report_bindings = comm_run_read_u64(&r) != 0;
         opts_out->tag_output = comm_run_read_u64(&r) != 0;
+        opts_out->heartbeat_ms = (long)comm_run_read_u64(&r);
+        opts_out->heartbeat_misses = (long)comm_run_read_u64(&r);
+        opts_out->heartbeat_lost_ms = (long)comm_run_read_u64(&r);
+        r.bad |= opts_out->heartbeat_ms <= 0 || opts_out->heartbeat_misses <= 0 ||
+                 opts_out->heartbeat_lost_ms <= 0;
         opts_out->exports = exports;
         opts_out->nexports = exports ? nexports : 0;
         if (r.bad || program == NULL || argv == NULL || exports == NULL) {
@@ -249,7 +254,7 @@ int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options 
     job->this_host = opts->agent_host;
     snprintf(job->net_interfaces, sizeof(job->net_interfaces), "%s", "");
     comm_run_remote_note_interface(fd, job->net_interfaces, sizeof(job->net_interfaces));
-    rm->coord->heard = time(NULL);
+    rm->coord->heard_ms = comm_run_remote_now_ms();
     return COMM_OK;
 }
 

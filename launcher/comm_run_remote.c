@@ -16,10 +16,13 @@
  * What crosses hosts: an agent reports each rank's exit and abort (comm-run applies the failure
  * rules and prints the lines, naming the host), and its host's part of each fence; comm-run
  * completes a fence once every host with ranks has given its part, and tells the agents to stop
- * when the job ends.  Both sides send a ping every second; a side that hears nothing for
- * COMM_RUN_REMOTE_SILENCE_S seconds takes the other for gone: comm-run ends the job naming the
- * host, an agent stops its ranks.  An agent that exits or loses its connection before saying it
- * is done ends the job the same way.
+ * when the job ends.  Both sides send a heartbeat every COMM_HEARTBEAT_MS (comm-run's settings,
+ * sent to the agents with the job).  A side that hears nothing for COMM_HEARTBEAT_MISSES of
+ * them suspects the other and says so in a warning, and says so again when it hears from it:
+ * a link down for a while and back loses nothing (TCP keeps the connection and resends).  One
+ * that hears nothing for COMM_HEARTBEAT_LOST_MS takes the other for gone: comm-run ends the job
+ * naming the host, an agent stops its ranks.  An agent that exits or loses its connection
+ * before saying it is done ends the job the same way.
  */
 #include "config.h"
 
@@ -299,6 +302,9 @@ static int remote_send_job(struct comm_run_job *job, struct comm_run_link *l, ti
     comm_run_wire_u64(&w, (uint64_t)job->opts->bind);
     comm_run_wire_u64(&w, job->opts->report_bindings);
     comm_run_wire_u64(&w, job->opts->tag_output);
+    comm_run_wire_u64(&w, (uint64_t)job->opts->heartbeat_ms);
+    comm_run_wire_u64(&w, (uint64_t)job->opts->heartbeat_misses);
+    comm_run_wire_u64(&w, (uint64_t)job->opts->heartbeat_lost_ms);
     if (w.failed) {
         free(w.buf);
         return COMM_ERR_NOMEM;
@@ -465,7 +471,7 @@ int comm_run_remote_launch(struct comm_run_job *job)
         }
         rm->links[host].fd = fd;
         rm->links[host].hello = true;
-        rm->links[host].heard = time(NULL);
+        rm->links[host].heard_ms = comm_run_remote_now_ms();
         comm_run_remote_note_interface(fd, job->net_interfaces, sizeof(job->net_interfaces));
         joined++;
     }
@@ -617,6 +623,34 @@ static void remote_from_agent(struct comm_run_link *l, uint32_t type, struct com
 
 /* ---- both sides, on the event loop --------------------------------------------------------- */
 
+uint64_t comm_run_remote_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* What L's other side is, for messages: "host h2" (comm-run's side), "comm-run" (an agent's). */
+static void remote_other(const struct comm_run_link *l, char *out, size_t len)
+{
+    if (l->host >= 0) {
+        snprintf(out, len, "host %s", l->job->hosts.list[l->host].name);
+    } else {
+        snprintf(out, len, "comm-run");
+    }
+}
+
+/* The warning an agent's lines start with ("agent of host h1: "), or nothing for comm-run. */
+static void remote_self(const struct comm_run_link *l, char *out, size_t len)
+{
+    if (l->host < 0) {
+        snprintf(out, len, "agent of host %s: ", l->job->hosts.list[l->job->this_host].name);
+    } else {
+        out[0] = '\0';
+    }
+}
+
 void comm_run_remote_lost(struct comm_run_link *l, const char *why)
 {
     struct comm_run_job *job = l->job;
@@ -660,7 +694,16 @@ static void remote_on_read(struct bufferevent *bev, void *arg)
     uint32_t type;
     int rc;
 
-    l->heard = time(NULL);
+    if (l->suspected) {
+        char self[320], other[320];
+
+        remote_self(l, self, sizeof(self));
+        remote_other(l, other, sizeof(other));
+        comm_log_warn("launcher", "%s%s answers again after %.1f s of silence: no longer suspected",
+                      self, other, (double)(comm_run_remote_now_ms() - l->heard_ms) / 1e3);
+        l->suspected = false;
+    }
+    l->heard_ms = comm_run_remote_now_ms();
     while (!l->gone && (rc = comm_run_wire_next(bev, &type, &r)) != 0) {
         if (rc < 0) {
             comm_run_remote_lost(l, "it sent a malformed message");
@@ -702,19 +745,38 @@ static void remote_on_ping(evutil_socket_t fd, short what, void *arg)
 {
     struct comm_run_job *job = arg;
     struct comm_run_remote *rm = job->remote;
-    time_t now = time(NULL);
+    const struct comm_run_options *o = job->opts;
+    uint64_t now = comm_run_remote_now_ms();
 
     (void)fd;
     (void)what;
     for (size_t i = 0; i < rm->nlinks + (rm->coord ? 1 : 0); i++) {
         struct comm_run_link *l = rm->coord ? rm->coord : &rm->links[i];
+        uint64_t silent = now - l->heard_ms;
 
         if (l->bev == NULL || l->gone || (l->host >= 0 && l->done)) {
             continue;
         }
-        if (now - l->heard > COMM_RUN_REMOTE_SILENCE_S) {
-            comm_run_remote_lost(l, "it stopped answering");
+        if (silent >= (uint64_t)o->heartbeat_lost_ms) {
+            char why[96];
+
+            snprintf(why, sizeof(why), "it stopped answering: silent for %.1f s",
+                     (double)silent / 1e3);
+            comm_run_remote_lost(l, why);
             continue;
+        }
+        if (!l->suspected && silent >= (uint64_t)(o->heartbeat_ms * o->heartbeat_misses)) {
+            char self[320], other[320];
+
+            remote_self(l, self, sizeof(self));
+            remote_other(l, other, sizeof(other));
+            comm_log_warn("launcher",
+                          "%s%s suspected: silent for %.1f s (%ld heartbeats of %ld ms missed); "
+                          "the job goes on, and ends if it stays silent %.1f s "
+                          "(COMM_HEARTBEAT_LOST_MS)",
+                          self, other, (double)silent / 1e3, o->heartbeat_misses, o->heartbeat_ms,
+                          (double)o->heartbeat_lost_ms / 1e3);
+            l->suspected = true;
         }
         comm_run_wire_send(l->bev, COMM_RUN_MSG_PING, NULL);
     }
@@ -741,7 +803,7 @@ static int remote_attach_link(struct comm_run_job *job, struct comm_run_link *l)
 int comm_run_remote_attach(struct comm_run_job *job)
 {
     struct comm_run_remote *rm = job->remote;
-    struct timeval second = {1, 0};
+    struct timeval beat = {job->opts->heartbeat_ms / 1000, (job->opts->heartbeat_ms % 1000) * 1000};
     int rc = COMM_OK;
 
     if (rm->coord != NULL) {
@@ -753,7 +815,7 @@ int comm_run_remote_attach(struct comm_run_job *job)
         }
     }
     rm->ping_ev = event_new(job->base, -1, EV_PERSIST, remote_on_ping, job);
-    if (rc != COMM_OK || rm->ping_ev == NULL || event_add(rm->ping_ev, &second) != 0) {
+    if (rc != COMM_OK || rm->ping_ev == NULL || event_add(rm->ping_ev, &beat) != 0) {
         comm_log_error("launcher", "cannot watch the connections between hosts");
         return COMM_ERR_SYSTEM;
     }

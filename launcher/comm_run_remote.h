@@ -21,10 +21,9 @@ struct bufferevent;
 struct event;
 
 enum {
-    COMM_RUN_REMOTE_CONNECT_S = 30,       /* agents must have connected and proved the secret */
-    COMM_RUN_REMOTE_SILENCE_S = 10,       /* a side silent this long is gone */
+    COMM_RUN_REMOTE_CONNECT_S = 30, /* agents must have connected and proved the secret */
     COMM_RUN_REMOTE_SECRET_LEN = 32,
-    COMM_RUN_REMOTE_EXIT_WAIT_MS = 5000,  /* how long agents that are done get to exit */
+    COMM_RUN_REMOTE_EXIT_WAIT_MS = 5000, /* how long agents that are done get to exit */
 };
 
 /* One agent, as comm-run sees it; or comm-run, as an agent sees it (host -1). */
@@ -33,11 +32,12 @@ struct comm_run_link {
     long host;
     int fd;
     struct bufferevent *bev;
-    pid_t launcher; /* comm-run: the launch command's process; 0 once reaped */
-    bool hello;     /* proved the secret */
-    bool done;      /* said DONE (comm-run) / sent DONE (agent) */
-    bool gone;      /* connection lost or silent */
-    time_t heard;   /* last message */
+    pid_t launcher;    /* comm-run: the launch command's process; 0 once reaped */
+    bool hello;        /* proved the secret */
+    bool done;         /* said DONE (comm-run) / sent DONE (agent) */
+    bool gone;         /* connection lost or silent */
+    bool suspected;    /* silent for COMM_HEARTBEAT_MISSES heartbeats, said in a warning */
+    uint64_t heard_ms; /* last message (comm_run_remote_now_ms) */
     struct comm_run_part *parts, **parts_tail; /* comm-run: its fence parts not yet used */
     /* What this side does with one message from the other (comm_run_remote.c for comm-run's
      * links to the agents, comm_run_agent.c for an agent's link to comm-run). */
@@ -62,6 +62,9 @@ struct comm_run_remote {
     char **agent_strings;               /* an agent: what agent_opts points into */
     size_t nagent_strings;
 };
+
+/* Milliseconds of the monotonic clock. */
+uint64_t comm_run_remote_now_ms(void);
 
 /* Sets FD blocking or not; -1 on failure. */
 int comm_run_remote_nonblocking(int fd, bool on);
