@@ -12,6 +12,7 @@
 #include "api/api.h"
 #include "base/error.h"
 #include "rma/rma.h"
+#include "runtime/p2p/progress.h"
 #include "runtime/runtime.h"
 #include "runtime/thread.h"
 
@@ -253,6 +254,7 @@ int comm_api_check_running(const char *func)
 {
     switch (comm_runtime_state()) {
     case COMM_RUNTIME_RUNNING:
+        comm_progress_note_call(func); /* named if it waits with nothing moving */
         return MPI_SUCCESS;
     case COMM_RUNTIME_NOT_STARTED:
         return comm_api_error(NULL, MPI_ERR_OTHER, "%s: called before MPI_Init", func);

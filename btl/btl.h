@@ -225,7 +225,9 @@ typedef int (*comm_btl_write_start_fn)(struct comm_btl_endpoint *ep, const struc
 /* Every peer of the job has connected (after a fence): what was kept only so that peers could
  * connect may go (shm unlinks its segment's name). */
 typedef void (*comm_btl_wired_fn)(struct comm_btl_module *module);
-/* Delivers what has arrived; returns how many fragments were delivered (>= 0) or a status. */
+/* Delivers what has arrived; returns how many events it handled (fragments delivered, and the
+ * completions of transfers under way: a slow transfer that moves is not idle), >= 0, or a
+ * status. */
 typedef int (*comm_btl_progress_fn)(struct comm_btl_module *module);
 typedef void (*comm_btl_close_fn)(struct comm_btl_module *module);
 /*

@@ -12,6 +12,7 @@
 #include "runtime/job_topo.h"
 #include "base/log.h"
 #include "runtime/p2p/p2p.h"
+#include "runtime/p2p/progress.h"
 #include "runtime/thread.h"
 
 #include <dlfcn.h>
@@ -78,6 +79,16 @@ static int runtime_check_versions(void)
     return COMM_OK;
 }
 
+/* A wait with nothing moving for COMM_TIMEOUT_MS (progress.c): what it waits for, and the end
+ * of the job when END. */
+static void runtime_on_stuck(const char *why, bool end)
+{
+    comm_p2p_report_waits();
+    if (end) {
+        comm_runtime_abort(COMM_PROGRESS_STUCK_STATUS, why);
+    }
+}
+
 /*
  * Opens the transports, exchanges addresses (and checks versions) in one fence, connects every
  * peer, and lets the transports withdraw what was only there for connecting after a second
@@ -111,6 +122,7 @@ static int runtime_start_transports(void)
     if (rc < 0) {
         return rc;
     }
+    comm_progress_set_reporter(runtime_on_stuck);
     /* The topology's digest goes out with the addresses, in the versions' fence; the network
      * btl opens a rail on each device it gives this host. */
     rc = comm_job_topo_load(runtime_job.host, runtime_job.rank, local_rank);

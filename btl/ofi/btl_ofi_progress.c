@@ -339,5 +339,5 @@ int comm_btl_ofi_progress(struct comm_btl_module *module)
         ofi_repost(m);
     }
     comm_btl_ofi_push(m, false);
-    return delivered;
+    return delivered + rc; /* the completions count too: a slow transfer is still moving */
 }

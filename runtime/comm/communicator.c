@@ -456,6 +456,17 @@ void comm_communicator_free(struct comm_communicator *c)
     }
 }
 
+void comm_communicator_each(void (*fn)(struct comm_communicator *c, void *arg), void *arg)
+{
+    fn(&communicator_world, arg);
+    fn(&communicator_self, arg);
+    for (size_t i = 0; i < communicator_nctx; i++) {
+        if (communicator_by_ctx[i] != NULL) {
+            fn(communicator_by_ctx[i], arg);
+        }
+    }
+}
+
 struct comm_communicator *comm_communicator_by_context(uint32_t context_id)
 {
     switch (context_id) {

@@ -224,6 +224,10 @@ struct comm_communicator *comm_communicator_lookup(MPI_Comm handle);
 /* The communicator a message's context id names, or NULL. */
 struct comm_communicator *comm_communicator_by_context(uint32_t context_id);
 
+/* Calls FN on every communicator this process has (MPI_COMM_WORLD and MPI_COMM_SELF first),
+ * under the core lock. */
+void comm_communicator_each(void (*fn)(struct comm_communicator *c, void *arg), void *arg);
+
 /* World rank of RANK in COMM (in its local group for an intercommunicator). */
 static inline long comm_communicator_world_rank(const struct comm_communicator *comm, int rank)
 {

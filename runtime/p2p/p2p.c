@@ -43,6 +43,8 @@
 #include "base/log.h"
 #include "runtime/thread.h"
 
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -105,6 +107,7 @@ struct comm_p2p_ctl_pending {
 
 /* Guarded by: the core lock; set up at init. */
 static struct comm_proc *p2p_procs;
+static long p2p_nprocs;
 static struct comm_proc *p2p_busy; /* peers with something waiting to go out */
 
 struct comm_proc *comm_p2p_proc(long world_rank)
@@ -1265,6 +1268,128 @@ static int p2p_poll(void)
 
 /* ---- set-up ----------------------------------------------------------------------------- */
 
+/* ---- what a stuck wait waits for (COMM_TIMEOUT_MS) ------------------------------------- */
+
+/* What this rank waits for from one peer (or, at index p2p_nprocs, from any). */
+struct p2p_wait {
+    unsigned recvs;     /* receives posted */
+    uint64_t recv_max;  /* bytes they take */
+    int tag;            /* the first's tag */
+    bool collective;    /* the first is a collective's */
+    const char *comm;   /* the first's communicator, named */
+    int comm_size;
+};
+
+static void p2p_note_posted(struct comm_communicator *c, void *arg)
+{
+    struct p2p_wait *w = arg;
+    const struct comm_match_queues *queues[2] = {&c->match, &c->coll_match};
+
+    for (int q = 0; q < 2; q++) {
+        for (const struct comm_posted *p = queues[q]->posted_head; p != NULL; p = p->next) {
+            const struct comm_request *req =
+                (const struct comm_request *)((const char *)p - offsetof(struct comm_request, posted));
+            long peer = p->src == MPI_ANY_SOURCE ? p2p_nprocs
+                                                 : comm_communicator_peer_world_rank(c, p->src);
+            struct p2p_wait *pw = &w[peer];
+
+            if (pw->recvs++ == 0) {
+                pw->tag = p->tag;
+                pw->collective = q == 1;
+                pw->comm = c->name[0] != '\0' ? c->name : NULL;
+                pw->comm_size = c->size;
+            }
+            pw->recv_max += req->len;
+        }
+    }
+}
+
+/* Says, one warning a peer (at most 32 of them), what this rank waits for: receives posted,
+ * sends not yet gone or not yet read, memory offered for writes. */
+void comm_p2p_report_waits(void)
+{
+    struct p2p_wait *w = calloc((size_t)p2p_nprocs + 1, sizeof(*w));
+    long said = 0, more = 0;
+
+    if (w == NULL) {
+        comm_log_warn("runtime", "  (out of memory listing what it waits for)");
+        return;
+    }
+    comm_communicator_each(p2p_note_posted, w);
+    for (long r = 0; r <= p2p_nprocs; r++) {
+        char line[512], comm[MPI_MAX_OBJECT_NAME + 32];
+        size_t used = 0;
+        unsigned queued = 0;
+        uint64_t queued_bytes = 0;
+        const struct comm_proc *proc = r < p2p_nprocs ? &p2p_procs[r] : NULL;
+
+        if (proc != NULL) {
+            for (const struct comm_request *s = proc->send_head; s != NULL; s = s->queue_next) {
+                queued++;
+                queued_bytes += s->len - s->done;
+            }
+        }
+        if (w[r].recvs == 0 && queued == 0 &&
+            (proc == NULL || (proc->rndv_out == 0 && proc->ctl_head == NULL &&
+                              proc->writes_offered == 0))) {
+            continue;
+        }
+        if (said == 32) {
+            more++;
+            continue;
+        }
+        said++;
+        if (w[r].comm != NULL) {
+            snprintf(comm, sizeof(comm), "%s", w[r].comm);
+        } else {
+            snprintf(comm, sizeof(comm), "a communicator of %d ranks", w[r].comm_size);
+        }
+        if (proc != NULL) {
+            used = (size_t)snprintf(line, sizeof(line), "  rank %ld (host %s):", r,
+                                    comm_job_topo_host(r));
+        } else {
+            used = (size_t)snprintf(line, sizeof(line), "  any rank:");
+        }
+        if (w[r].recvs > 0 && used < sizeof(line)) {
+            used += (size_t)snprintf(line + used, sizeof(line) - used,
+                                     " %u receive%s posted (up to %llu bytes; the first: tag %d on "
+                                     "%s%s)",
+                                     w[r].recvs, w[r].recvs == 1 ? "" : "s",
+                                     (unsigned long long)w[r].recv_max, w[r].tag, comm,
+                                     w[r].collective ? ", inside a collective" : "");
+        }
+        if (queued > 0 && used < sizeof(line)) {
+            used += (size_t)snprintf(line + used, sizeof(line) - used,
+                                     " %u send%s waiting to go out (%llu bytes)", queued,
+                                     queued == 1 ? "" : "s", (unsigned long long)queued_bytes);
+        }
+        if (proc != NULL && proc->rndv_out > 0 && used < sizeof(line)) {
+            used += (size_t)snprintf(line + used, sizeof(line) - used,
+                                     " %d large send%s it has not finished reading (unseen here while it reads)",
+                                     proc->rndv_out,
+                                     proc->rndv_out == 1 ? "" : "s");
+        }
+        if (proc != NULL && proc->writes_offered > 0 && used < sizeof(line)) {
+            used += (size_t)snprintf(line + used, sizeof(line) - used,
+                                     " %d receive%s it has not finished writing (unseen here while it writes)",
+                                     proc->writes_offered,
+                                     proc->writes_offered == 1 ? "" : "s");
+        }
+        if (proc != NULL && proc->ctl_head != NULL && used < sizeof(line)) {
+            snprintf(line + used, sizeof(line) - used, " answers waiting for room to go out");
+        }
+        comm_log_warn("runtime", "%s", line);
+    }
+    if (more > 0) {
+        comm_log_warn("runtime", "  and %ld more peers", more);
+    }
+    if (said == 0) {
+        comm_log_warn("runtime", "  no peer: nothing posted or waiting to go out (a one-sided "
+                                 "operation, or a wait on this rank's own requests)");
+    }
+    free(w);
+}
+
 int comm_p2p_init(long rank, long size, const long *local_peers, size_t nlocal)
 {
     int rc;
@@ -1273,6 +1398,7 @@ int comm_p2p_init(long rank, long size, const long *local_peers, size_t nlocal)
     if (p2p_procs == NULL) {
         return COMM_ERR_NOMEM;
     }
+    p2p_nprocs = size;
     rc = comm_progress_add_hook(p2p_poll);
     if (rc < 0) {
         return rc;

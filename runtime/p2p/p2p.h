@@ -70,6 +70,9 @@ comm_btl_written_fn comm_p2p_written(void);
 /* Waits until nothing is left to send, then releases the peers (before the last fence). */
 int comm_p2p_finalize(void);
 
+/* COMM_TIMEOUT_MS: says in warnings, one a peer, what this rank waits for from whom. */
+void comm_p2p_report_waits(void);
+
 /* The peer table entry of a world rank. */
 struct comm_proc *comm_p2p_proc(long world_rank);
 

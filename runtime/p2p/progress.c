@@ -9,6 +9,15 @@
  * role to the first waiter still waiting.  So the transports are polled by one thread, and a
  * thread blocked in a collective holds no lock.
  *
+ * Stuck waits (COMM_TIMEOUT_MS): the rounds count the events they handle (a fragment, a
+ * transfer's completion, a schedule's step), and a waiting rank looks at the count and the
+ * clock every 256 idle rounds, from the start of each idle stretch of a wait (time spent
+ * outside MPI does not count).  A rank that waits with nothing handled for COMM_TIMEOUT_MS
+ * says where it waits (the last MPI call it entered, and what it waits for from
+ * whom: the reporter that point-to-point registers), again each period while nothing moves, and
+ * once more when something does; or ends the job (COMM_TIMEOUT_ACTION=abort, status
+ * COMM_PROGRESS_STUCK_STATUS).  A peer that moves data, however slowly, makes events.
+ *
  * Layer: runtime core.  Must not: sleep in the kernel while the process has one thread waiting
  * for a message (waking an idle core costs tens of microseconds here); yielding keeps the core
  * busy for the others.  Waiters beyond the first sleep: they leave the core to the driver.
@@ -31,6 +40,7 @@
 #include <time.h>
 
 static int progress_check_yield(const char *value, char *expected_out, size_t len);
+static int progress_check_action(const char *value, char *expected_out, size_t len);
 
 static const struct comm_setting progress_settings[] = {
     {.name = "COMM_WAIT_YIELD",
@@ -47,6 +57,21 @@ static const struct comm_setting progress_settings[] = {
              "operations reach a passive target through the network, and large messages move, "
              "without the target calling MPI",
      .audience = COMM_AUDIENCE_USER},
+    {.name = "COMM_TIMEOUT_MS",
+     .type = COMM_SETTING_INT,
+     .default_value = "300000",
+     .help = "milliseconds a rank waits in MPI with nothing moving (no byte, no peer's event) "
+             "before it says where it waits and for whom; 0: never",
+     .audience = COMM_AUDIENCE_USER,
+     .min = 0,
+     .max = 604800000},
+    {.name = "COMM_TIMEOUT_ACTION",
+     .type = COMM_SETTING_STRING,
+     .default_value = "warn",
+     .help = "after COMM_TIMEOUT_MS with nothing moving: warn (say so, again each period, and "
+             "when it moves again) or abort (end the job, status 111)",
+     .audience = COMM_AUDIENCE_USER,
+     .check = progress_check_action},
 };
 
 const struct comm_setting_table comm_progress_settings = {
@@ -57,6 +82,18 @@ const struct comm_setting_table comm_progress_settings = {
 
 /* Guarded by: set at init. */
 static bool progress_polite = false;
+static uint64_t progress_timeout_ns; /* COMM_TIMEOUT_MS; 0: off */
+static bool progress_timeout_abort;  /* COMM_TIMEOUT_ACTION=abort */
+static void (*progress_reporter)(const char *why, bool end);
+
+/* Events handled so far (a count, so that the rounds that handle some read no clock; a race
+ * between threads may lose some, never all); when a waiting rank last saw it change; and the
+ * last report (0: none since then). */
+static _Atomic uint64_t progress_events;
+static _Atomic uint64_t progress_events_seen;
+static _Atomic uint64_t progress_moved_ns;
+static _Atomic uint64_t progress_reported_ns;
+static __thread const char *progress_call = "MPI_Init"; /* the last MPI call entered */
 
 /* The pollers, in the order they were added (point-to-point's first).  Guarded by the core
  * lock. */
@@ -84,6 +121,37 @@ out_unlock:
     return rc;
 }
 
+static uint64_t progress_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void comm_progress_note_call(const char *func)
+{
+    progress_call = func;
+}
+
+void comm_progress_set_reporter(void (*fn)(const char *why, bool end))
+{
+    progress_reporter = fn;
+}
+
+/* Something moved after a report: say so, once. */
+static void progress_moved_again(void)
+{
+    uint64_t now = progress_now_ns();
+
+    if (atomic_exchange_explicit(&progress_reported_ns, 0, memory_order_relaxed) != 0) {
+        comm_log_warn("runtime", "%s moves again, after %.1f s with nothing moving", progress_call,
+                      (double)(now - atomic_load_explicit(&progress_moved_ns,
+                                                          memory_order_relaxed)) /
+                          1e9);
+    }
+}
+
 int comm_progress_poll(void)
 {
     int n = 0;
@@ -91,7 +159,57 @@ int comm_progress_poll(void)
     for (size_t i = 0; i < progress_nhooks; i++) {
         n += progress_hooks[i]();
     }
+    if (n > 0) {
+        atomic_store_explicit(&progress_events,
+                              atomic_load_explicit(&progress_events, memory_order_relaxed) +
+                                  (uint64_t)n,
+                              memory_order_relaxed);
+        if (atomic_load_explicit(&progress_reported_ns, memory_order_relaxed) != 0) {
+            progress_moved_again();
+        }
+    }
     return n;
+}
+
+/* A waiting rank with nothing moving for COMM_TIMEOUT_MS: says where it waits, once a period,
+ * or ends the job.  Called from the wait loops when a round handled nothing, IDLE being the
+ * rounds in a row that did (the clock is read every 256th, the first starting the stretch). */
+static void progress_watch(unsigned idle)
+{
+    uint64_t now, moved, reported, events;
+    char text[256];
+
+    if (progress_timeout_ns == 0 || (idle & 255) != 0) {
+        return;
+    }
+    now = progress_now_ns();
+    events = atomic_load_explicit(&progress_events, memory_order_relaxed);
+    moved = atomic_load_explicit(&progress_moved_ns, memory_order_relaxed);
+    reported = atomic_load_explicit(&progress_reported_ns, memory_order_relaxed);
+    if (idle == 256 || events != atomic_load_explicit(&progress_events_seen, memory_order_relaxed)) {
+        /* A stretch with nothing handled begins, or events since the last look: moving (to
+         * within a look's period, a few milliseconds). */
+        atomic_store_explicit(&progress_events_seen, events, memory_order_relaxed);
+        atomic_store_explicit(&progress_moved_ns, now, memory_order_relaxed);
+        return;
+    }
+    if (now - moved < progress_timeout_ns ||
+        (reported != 0 && now - reported < progress_timeout_ns)) {
+        return;
+    }
+    atomic_store_explicit(&progress_reported_ns, now, memory_order_relaxed);
+    snprintf(text, sizeof(text), "nothing has moved for %.1f s (COMM_TIMEOUT_MS) while waiting in %s",
+             (double)(now - moved) / 1e9, progress_call);
+    comm_log_warn("runtime", "%s; it waits for:", text);
+    if (progress_reporter != NULL) {
+        progress_reporter(text, progress_timeout_abort); /* ends the job when told to */
+    }
+    if (reported == 0) {
+        comm_log_warn("runtime",
+                      "said again every %.1f s while nothing moves, and when something does "
+                      "(COMM_TIMEOUT_ACTION=warn)",
+                      (double)progress_timeout_ns / 1e9);
+    }
 }
 
 /* The progress thread (COMM_PROGRESS_THREAD). */
@@ -147,6 +265,15 @@ void comm_progress_thread_stop(void)
     progress_thread_running = false;
 }
 
+static int progress_check_action(const char *value, char *expected_out, size_t len)
+{
+    if (strcmp(value, "warn") == 0 || strcmp(value, "abort") == 0) {
+        return COMM_OK;
+    }
+    snprintf(expected_out, len, "warn or abort");
+    return COMM_ERR_BAD_PARAM;
+}
+
 static int progress_check_yield(const char *value, char *expected_out, size_t len)
 {
     bool b;
@@ -160,13 +287,21 @@ static int progress_check_yield(const char *value, char *expected_out, size_t le
 
 int comm_progress_init(long local_size)
 {
-    const char *value;
-    long cores = get_nprocs();
+    const char *value, *action;
+    long cores = get_nprocs(), timeout_ms;
     int rc = comm_config_get_string(&progress_settings[0], &value);
 
+    if (rc == COMM_OK) {
+        rc = comm_config_get_int(&progress_settings[2], &timeout_ms);
+    }
+    if (rc == COMM_OK) {
+        rc = comm_config_get_string(&progress_settings[3], &action);
+    }
     if (rc < 0) {
         return rc;
     }
+    progress_timeout_ns = (uint64_t)timeout_ms * 1000000u;
+    progress_timeout_abort = strcmp(action, "abort") == 0;
     if (strcmp(value, "auto") == 0) {
         progress_polite = local_size > cores;
         if (progress_polite) {
@@ -187,7 +322,7 @@ bool comm_progress_is_polite(void)
 /* Spinning ranks must still let a same-core thread or process run now and then. */
 static void progress_idle(unsigned *idle)
 {
-    if (progress_polite || (++*idle & 1023) == 0) {
+    if ((++*idle & 1023) == 0 || progress_polite) {
         sched_yield();
     }
 }
@@ -206,6 +341,7 @@ void comm_progress_until(const bool *flag)
             continue;
         }
         progress_idle(&idle);
+        progress_watch(idle);
     }
 }
 
@@ -301,6 +437,7 @@ static void progress_drive(bool (*done)(void *arg), void *arg)
             idle = 0;
         } else {
             progress_idle(&idle);
+            progress_watch(idle);
         }
         if (comm_core_is_wanted()) {
             sched_yield(); /* let the blocked thread have the lock */
@@ -321,6 +458,7 @@ void comm_progress_wait(bool (*done)(void *arg), void *arg)
         while (!done(arg)) {
             if (comm_progress_poll() == 0) {
                 progress_idle(&idle);
+                progress_watch(idle);
             } else {
                 idle = 0;
             }

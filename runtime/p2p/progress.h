@@ -54,6 +54,16 @@ bool comm_progress_thread_wanted(void);
 int comm_progress_thread_start(void);
 void comm_progress_thread_stop(void);
 
+/* COMM_TIMEOUT_MS: the last MPI call FUNC the calling thread entered, named in a report of a
+ * stuck wait (the api layer's entry checks note it); and the function that says, in warnings,
+ * what the rank waits for from whom after the line WHY, and ends the job when END
+ * (COMM_TIMEOUT_ACTION=abort; the runtime's). */
+void comm_progress_note_call(const char *func);
+void comm_progress_set_reporter(void (*fn)(const char *why, bool end));
+
+/* The exit status of a job that a rank ended for a stuck wait (COMM_TIMEOUT_ACTION=abort). */
+enum { COMM_PROGRESS_STUCK_STATUS = 111 };
+
 /* Whether this process waits by yielding the core. */
 bool comm_progress_is_polite(void);
 

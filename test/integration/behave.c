@@ -9,6 +9,10 @@
  *   nofinalize RANK          RANK exits 0 without MPI_Finalize; the others wait
  *   abort RANK CODE          RANK calls MPI_Abort(MPI_COMM_WORLD, CODE); the others wait
  *   sleep SEC                every rank prints "ready R" and sleeps SEC seconds
+ *   late RANK SEC            rank 0 receives a message from RANK (tag 7), which sleeps SEC
+ *                            seconds outside MPI before it sends; then all meet in a barrier
+ *   busy SEC                 every rank sleeps SEC seconds outside MPI, then all meet in a
+ *                            barrier and print "busy R done"
  *   ignoreterm RANK          every rank ignores SIGTERM; RANK exits 3; the others wait
  *   orphan RANK              every rank forks a child that sleeps; RANK exits 4
  *   env                      check COMM_WORLD_* against MPI and print them
@@ -236,6 +240,22 @@ int main(int argc, char **argv)
         printf("ready %d\n", rank);
         fflush(stdout);
         sleep((unsigned)arg_int(argc, argv, 2));
+    } else if (strcmp(action, "late") == 0) {
+        int from = arg_int(argc, argv, 2), value = 0;
+
+        if (rank == from) {
+            sleep((unsigned)arg_int(argc, argv, 3));
+            value = 42;
+            MPI_Send(&value, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+        } else if (rank == 0) {
+            MPI_Recv(&value, 1, MPI_INT, from, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            printf("late: rank 0 got %d\n", value);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    } else if (strcmp(action, "busy") == 0) {
+        sleep((unsigned)arg_int(argc, argv, 2));
+        MPI_Barrier(MPI_COMM_WORLD);
+        printf("busy %d done\n", rank);
     } else if (strcmp(action, "ignoreterm") == 0) {
         signal(SIGTERM, SIG_IGN);
         MPI_Barrier(MPI_COMM_WORLD); /* every rank ignores SIGTERM before one exits */
