@@ -94,6 +94,7 @@ static _Atomic uint64_t progress_events_seen;
 static _Atomic uint64_t progress_moved_ns;
 static _Atomic uint64_t progress_reported_ns;
 static __thread const char *progress_call = "MPI_Init"; /* the last MPI call entered */
+static const char *progress_reported_call; /* the call named in the last report */
 
 /* The pollers, in the order they were added (point-to-point's first).  Guarded by the core
  * lock. */
@@ -145,7 +146,8 @@ static void progress_moved_again(void)
     uint64_t now = progress_now_ns();
 
     if (atomic_exchange_explicit(&progress_reported_ns, 0, memory_order_relaxed) != 0) {
-        comm_log_warn("runtime", "%s moves again, after %.1f s with nothing moving", progress_call,
+        comm_log_warn("runtime", "%s moves again, after %.1f s with nothing moving",
+                      progress_reported_call,
                       (double)(now - atomic_load_explicit(&progress_moved_ns,
                                                           memory_order_relaxed)) /
                           1e9);
@@ -197,6 +199,7 @@ static void progress_watch(unsigned idle)
         (reported != 0 && now - reported < progress_timeout_ns)) {
         return;
     }
+    progress_reported_call = progress_call; /* the progress thread may see it move */
     atomic_store_explicit(&progress_reported_ns, now, memory_order_relaxed);
     snprintf(text, sizeof(text), "nothing has moved for %.1f s (COMM_TIMEOUT_MS) while waiting in %s",
              (double)(now - moved) / 1e9, progress_call);
@@ -432,12 +435,14 @@ static void progress_drive(bool (*done)(void *arg), void *arg)
         if (done(arg)) {
             break;
         }
+        if (n == 0) {
+            progress_watch(idle + 1); /* under the lock: a report walks the queues */
+        }
         comm_core_unlock();
         if (n > 0) {
             idle = 0;
         } else {
             progress_idle(&idle);
-            progress_watch(idle);
         }
         if (comm_core_is_wanted()) {
             sched_yield(); /* let the blocked thread have the lock */
