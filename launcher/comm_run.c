@@ -344,8 +344,18 @@ static int run_heartbeat(struct comm_run_options *opts, char *err_out, size_t le
     return COMM_OK;
 }
 
+/* Every heartbeat: the local ranks' process states. */
+static void run_on_watch(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    comm_run_job_watch_states(arg);
+}
+
 static int run_setup_loop(struct comm_run_job *job)
 {
+    struct timeval beat = {job->opts->heartbeat_ms / 1000, (job->opts->heartbeat_ms % 1000) * 1000};
+
     event_set_log_callback(comm_run_libevent_log);
     if (evthread_use_pthreads() != 0) {
         comm_log_error("launcher", "libevent has no thread support");
@@ -370,7 +380,9 @@ static int run_setup_loop(struct comm_run_job *job)
     }
     job->wake_ev = event_new(job->base, -1, 0, run_on_wake, job);
     job->timeout_ev = evtimer_new(job->base, run_on_timeout, job);
-    if (job->wake_ev == NULL || job->timeout_ev == NULL) {
+    job->watch_ev = event_new(job->base, -1, EV_PERSIST, run_on_watch, job);
+    if (job->wake_ev == NULL || job->timeout_ev == NULL || job->watch_ev == NULL ||
+        event_add(job->watch_ev, &beat) != 0) {
         comm_log_error("launcher", "cannot create the loop's events");
         return COMM_ERR_NOMEM;
     }
@@ -421,6 +433,9 @@ static int run_finish(struct comm_run_job *job, bool started)
     }
     if (job->timeout_ev != NULL) {
         event_free(job->timeout_ev);
+    }
+    if (job->watch_ev != NULL) {
+        event_free(job->watch_ev);
     }
     if (job->base != NULL) {
         event_base_free(job->base);

@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "base/config_table.h"
@@ -153,6 +154,8 @@ struct comm_run_rank {
     bool reported; /* its failure was reported */
     atomic_bool connected; /* atomic: set by PMIx's thread */
     atomic_bool finalized; /* atomic */
+    uint64_t stopped_ms; /* when it was first seen stopped (state T or t); 0: running */
+    bool said_stopped;   /* a warning said so */
     bool aborted;          /* under job lock */
     int abort_status;      /* under job lock */
     unsigned long abort_seq; /* under job lock: the order in which aborts arrived, from 1 */
@@ -186,6 +189,7 @@ struct comm_run_job {
     struct event *wake_ev;
     struct event *grace_ev;
     struct event *timeout_ev;
+    struct event *watch_ev; /* every heartbeat: the local ranks' process states */
     struct event *signal_evs[4];
     /* rank 0's stdin */
     int stdin_fd;       /* write end of rank 0's stdin pipe, -1 when not forwarding */
@@ -231,6 +235,10 @@ void comm_run_job_stop(struct comm_run_job *job, int signo);
 void comm_run_job_process_wake(struct comm_run_job *job);
 void comm_run_job_reap(struct comm_run_job *job);
 void comm_run_job_check_done(struct comm_run_job *job);
+/* Looks at the process state of this host's ranks: one stopped (SIGSTOP, a debugger) at two
+ * looks in a row is said in a warning naming rank, pid and host, and another says when it runs
+ * again.  Called every heartbeat. */
+void comm_run_job_watch_states(struct comm_run_job *job);
 void comm_run_job_remove_files(const struct comm_run_job *job);
 /* What an agent reports of a rank of its host (comm-run applies the failure rules). */
 void comm_run_job_remote_exit(struct comm_run_job *job, long rank, long pid, int wstatus,

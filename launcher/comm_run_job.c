@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -261,6 +262,73 @@ int comm_run_job_start(struct comm_run_job *job)
     }
     close(devnull);
     return rc;
+}
+
+/* ---- watching ------------------------------------------------------------------------ */
+
+/* The state letter of process PID (R, S, D, T, t, Z...), or 0 when it cannot be read. */
+static char job_proc_state(pid_t pid)
+{
+    char path[64], buf[512];
+    const char *paren;
+    FILE *f;
+    size_t n;
+
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    f = fopen(path, "r");
+    if (f == NULL) {
+        return 0;
+    }
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    paren = strrchr(buf, ')'); /* the command name may hold anything */
+    return paren != NULL && paren[1] == ' ' ? paren[2] : 0;
+}
+
+static uint64_t job_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void comm_run_job_watch_states(struct comm_run_job *job)
+{
+    uint64_t now = job_now_ms();
+
+    if (job->stopping) {
+        return;
+    }
+    for (long i = 0; i < job->np; i++) {
+        struct comm_run_rank *r = &job->ranks[i];
+        char state;
+
+        if (!r->local || r->pid <= 0 || r->exited) {
+            continue;
+        }
+        state = job_proc_state(r->pid);
+        if (state == 'T' || state == 't') {
+            if (r->stopped_ms == 0) {
+                r->stopped_ms = now;
+            } else if (!r->said_stopped) {
+                r->said_stopped = true;
+                comm_log_warn("launcher",
+                              "rank %ld (pid %ld) on host %s is stopped (state %c: a signal such "
+                              "as SIGSTOP, or a debugger); ranks that wait for it wait",
+                              r->rank, (long)r->pid, job->hosts.list[r->host].name, state);
+            }
+        } else if (r->stopped_ms != 0) {
+            if (r->said_stopped) {
+                comm_log_warn("launcher", "rank %ld (pid %ld) on host %s runs again, after %.1f s "
+                              "stopped", r->rank, (long)r->pid, job->hosts.list[r->host].name,
+                              (double)(now - r->stopped_ms) / 1e3);
+            }
+            r->stopped_ms = 0;
+            r->said_stopped = false;
+        }
+    }
 }
 
 /* ---- stopping ------------------------------------------------------------------------ */
