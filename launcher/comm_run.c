@@ -354,7 +354,7 @@ static void run_on_watch(evutil_socket_t fd, short what, void *arg)
 
 static int run_setup_loop(struct comm_run_job *job)
 {
-    struct timeval beat = {job->opts->heartbeat_ms / 1000, (job->opts->heartbeat_ms % 1000) * 1000};
+    struct timeval beat = comm_run_heartbeat(job->opts);
 
     event_set_log_callback(comm_run_libevent_log);
     if (evthread_use_pthreads() != 0) {

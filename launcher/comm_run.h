@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/time.h>
 #include <sys/types.h>
 
 #include "base/config_table.h"
@@ -235,6 +236,10 @@ void comm_run_job_stop(struct comm_run_job *job, int signo);
 void comm_run_job_process_wake(struct comm_run_job *job);
 void comm_run_job_reap(struct comm_run_job *job);
 void comm_run_job_check_done(struct comm_run_job *job);
+/* Milliseconds of the monotonic clock. */
+uint64_t comm_run_now_ms(void);
+/* The period of the heartbeats (COMM_HEARTBEAT_MS), for a timer. */
+struct timeval comm_run_heartbeat(const struct comm_run_options *opts);
 /* Looks at the process state of this host's ranks: one stopped (SIGSTOP, a debugger) at two
  * looks in a row is said in a warning naming rank, pid and host, and another says when it runs
  * again.  Called every heartbeat. */

@@ -254,7 +254,7 @@ int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options 
     job->this_host = opts->agent_host;
     snprintf(job->net_interfaces, sizeof(job->net_interfaces), "%s", "");
     comm_run_remote_note_interface(fd, job->net_interfaces, sizeof(job->net_interfaces));
-    rm->coord->heard_ms = comm_run_remote_now_ms();
+    rm->coord->heard_ms = comm_run_now_ms();
     return COMM_OK;
 }
 

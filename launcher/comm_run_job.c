@@ -286,7 +286,7 @@ static char job_proc_state(pid_t pid)
     return paren != NULL && paren[1] == ' ' ? paren[2] : 0;
 }
 
-static uint64_t job_now_ms(void)
+uint64_t comm_run_now_ms(void)
 {
     struct timespec ts;
 
@@ -294,9 +294,14 @@ static uint64_t job_now_ms(void)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+struct timeval comm_run_heartbeat(const struct comm_run_options *opts)
+{
+    return (struct timeval){opts->heartbeat_ms / 1000, (opts->heartbeat_ms % 1000) * 1000};
+}
+
 void comm_run_job_watch_states(struct comm_run_job *job)
 {
-    uint64_t now = job_now_ms();
+    uint64_t now = comm_run_now_ms();
 
     if (job->stopping) {
         return;

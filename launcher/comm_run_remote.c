@@ -471,7 +471,7 @@ int comm_run_remote_launch(struct comm_run_job *job)
         }
         rm->links[host].fd = fd;
         rm->links[host].hello = true;
-        rm->links[host].heard_ms = comm_run_remote_now_ms();
+        rm->links[host].heard_ms = comm_run_now_ms();
         comm_run_remote_note_interface(fd, job->net_interfaces, sizeof(job->net_interfaces));
         joined++;
     }
@@ -623,14 +623,6 @@ static void remote_from_agent(struct comm_run_link *l, uint32_t type, struct com
 
 /* ---- both sides, on the event loop --------------------------------------------------------- */
 
-uint64_t comm_run_remote_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* What L's other side is, for messages: "host h2" (comm-run's side), "comm-run" (an agent's). */
 static void remote_other(const struct comm_run_link *l, char *out, size_t len)
 {
@@ -700,10 +692,10 @@ static void remote_on_read(struct bufferevent *bev, void *arg)
         remote_self(l, self, sizeof(self));
         remote_other(l, other, sizeof(other));
         comm_log_warn("launcher", "%s%s answers again after %.1f s of silence: no longer suspected",
-                      self, other, (double)(comm_run_remote_now_ms() - l->heard_ms) / 1e3);
+                      self, other, (double)(comm_run_now_ms() - l->heard_ms) / 1e3);
         l->suspected = false;
     }
-    l->heard_ms = comm_run_remote_now_ms();
+    l->heard_ms = comm_run_now_ms();
     while (!l->gone && (rc = comm_run_wire_next(bev, &type, &r)) != 0) {
         if (rc < 0) {
             comm_run_remote_lost(l, "it sent a malformed message");
@@ -746,7 +738,7 @@ static void remote_on_ping(evutil_socket_t fd, short what, void *arg)
     struct comm_run_job *job = arg;
     struct comm_run_remote *rm = job->remote;
     const struct comm_run_options *o = job->opts;
-    uint64_t now = comm_run_remote_now_ms();
+    uint64_t now = comm_run_now_ms();
 
     (void)fd;
     (void)what;
@@ -803,7 +795,7 @@ static int remote_attach_link(struct comm_run_job *job, struct comm_run_link *l)
 int comm_run_remote_attach(struct comm_run_job *job)
 {
     struct comm_run_remote *rm = job->remote;
-    struct timeval beat = {job->opts->heartbeat_ms / 1000, (job->opts->heartbeat_ms % 1000) * 1000};
+    struct timeval beat = comm_run_heartbeat(job->opts);
     int rc = COMM_OK;
 
     if (rm->coord != NULL) {

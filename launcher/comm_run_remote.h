@@ -37,7 +37,7 @@ struct comm_run_link {
     bool done;         /* said DONE (comm-run) / sent DONE (agent) */
     bool gone;         /* connection lost or silent */
     bool suspected;    /* silent for COMM_HEARTBEAT_MISSES heartbeats, said in a warning */
-    uint64_t heard_ms; /* last message (comm_run_remote_now_ms) */
+    uint64_t heard_ms; /* last message (comm_run_now_ms) */
     struct comm_run_part *parts, **parts_tail; /* comm-run: its fence parts not yet used */
     /* What this side does with one message from the other (comm_run_remote.c for comm-run's
      * links to the agents, comm_run_agent.c for an agent's link to comm-run). */
@@ -62,9 +62,6 @@ struct comm_run_remote {
     char **agent_strings;               /* an agent: what agent_opts points into */
     size_t nagent_strings;
 };
-
-/* Milliseconds of the monotonic clock. */
-uint64_t comm_run_remote_now_ms(void);
 
 /* Sets FD blocking or not; -1 on failure. */
 int comm_run_remote_nonblocking(int fd, bool on);

@@ -161,7 +161,7 @@ int comm_progress_poll(void)
     for (size_t i = 0; i < progress_nhooks; i++) {
         n += progress_hooks[i]();
     }
-    if (n > 0) {
+    if (n > 0 && progress_timeout_ns != 0) {
         atomic_store_explicit(&progress_events,
                               atomic_load_explicit(&progress_events, memory_order_relaxed) +
                                   (uint64_t)n,
