@@ -295,20 +295,21 @@ struct btl_ofi_awrite {
     int status;
     comm_btl_get_done_fn done;
     void *ctx;
-    /* A write_start: no token, every piece with delivery completion, from the local pieces
-     * IOV (NIOV of them, copied); the next byte to write is at LOFF in IOV[LI]. */
-    bool one_sided;
+    bool queued; /* in the module's list of writes to post */
+    /* A write_start: no token, from the local pieces IOV (NIOV of them, copied); the next byte
+     * to write is at LOFF in IOV[LI].  POSTED bytes have gone in PIECES (NPIECES slots: PIECE
+     * alone, or BTL_OFI_READS_IN_FLIGHT when STRIPED over the peer's rails), INFLIGHT of them
+     * on their rails, REDO to be written again (btl_ofi_write.c). */
     size_t niov;
     size_t li;
     size_t loff;
-    /* Striped (a one-sided write of COMM_RAIL_STRIPE_MIN bytes or more to a peer with several
-     * rails): POSTED bytes have gone in PIECES, INFLIGHT of them on their rails, REDO to be
-     * written again; QUEUED while in the module's list of writes to post. */
+    bool striped;
     struct btl_ofi_wpiece *pieces;
+    size_t npieces;
+    struct btl_ofi_wpiece piece;
     size_t posted;
     unsigned inflight;
     unsigned redo;
-    bool queued;
     struct iovec iov[];
 };
 

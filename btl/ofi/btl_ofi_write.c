@@ -3,11 +3,13 @@
  * (put_start), with completion data that names the receive on the receiver's side; and the
  * one-sided write into a peer's registered memory (write_start), done once it has landed.
  *
- * A one-sided write of COMM_RAIL_STRIPE_MIN bytes or more to a peer with several rails is
- * striped as a get is (btl_ofi_rail.c): up to BTL_OFI_READS_IN_FLIGHT pieces at once, each
- * posted to the rail where it would end first, each with delivery completion; the write is
- * done when every piece has landed.  A piece that fails takes its rail out and is written again
- * on another (it ended: no late copy of it can land); one on a rail that stalls waits for it.
+ * A one-sided write goes in pieces, each with delivery completion, inside one local piece; it
+ * is done when every piece has landed.  On one rail a piece goes once the one before it has
+ * landed.  One of COMM_RAIL_STRIPE_MIN bytes or more to a peer with several rails is striped as
+ * a get is (btl_ofi_rail.c): up to BTL_OFI_READS_IN_FLIGHT pieces at once, each posted to the
+ * rail where it would end first.  A striped piece that fails takes its rail out and is written
+ * again on another (it ended: no late copy of it can land); one on a rail that stalls waits
+ * for it.
  *
  * Layer: btl/ofi.  Must not: call the runtime (a done function, the written function) from
  * anywhere but progress, write messages without the provider's remote-write capability and
@@ -91,85 +93,24 @@ static int ofi_write_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
     return COMM_OK;
 }
 
-/* Posts the next piece of the one-sided write A: at most a write piece, inside one local piece,
- * with delivery completion (the next once it has landed).  COMM_OK, COMM_AGAIN (the provider is
- * busy), COMM_ERR_NOT_SUPPORTED (no delivery completion; logged once) or a status (logged). */
-static int ofi_write_post_one_sided(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
-{
-    size_t piece = a->ep->same_host ? m->rma_piece : m->rma_piece_far;
-    void *desc = NULL;
-    size_t n;
-    char *from;
-    ssize_t ret;
-
-    while (a->loff == a->iov[a->li].iov_len) { /* write_start checked the pieces cover len */
-        a->li++;
-        a->loff = 0;
-    }
-    from = (char *)a->iov[a->li].iov_base + a->loff;
-    n = a->iov[a->li].iov_len - a->loff;
-    if (n > a->len - a->landed) {
-        n = a->len - a->landed;
-    }
-    if (piece > 0 && n > piece) {
-        n = piece;
-    }
-    if (n > m->max_msg_size) {
-        n = m->max_msg_size;
-    }
-    if ((m->mr_mode & FI_MR_LOCAL) && a->local == NULL) {
-        int rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, from, n, &a->local);
-
-        if (rc < 0) {
-            return rc;
-        }
-    }
-    if (a->local != NULL) {
-        desc = comm_btl_ofi_mr_desc(a->local, a->ep->home);
-    }
-    ret = ofi_write_landed(m, a, from, n, desc);
-    if (ret == -FI_EAGAIN) {
-        return COMM_AGAIN;
-    }
-    if (ret == -FI_EBADFLAGS || ret == -FI_ENOSYS || ret == -FI_EOPNOTSUPP) {
-        /* Transmit completion would not say the bytes are in the peer's memory, which is
-         * what a one-sided write must know before it ends: no fallback. */
-        if (!m->rma_write_refused) {
-            comm_log_info("btl_ofi",
-                          "provider %s does not report writes as landed (%s): one-sided "
-                          "writes go through messages",
-                          m->provider, comm_btl_ofi_fi_strerror((int)-ret));
-        }
-        m->rma_write_refused = true;
-        return COMM_ERR_NOT_SUPPORTED;
-    }
-    if (ret != 0) {
-        comm_log_error("btl_ofi", "writing %zu bytes to rank %ld failed: %s", n, a->ep->base.peer,
-                       comm_btl_ofi_fi_strerror((int)-ret));
-        return COMM_ERR_SYSTEM;
-    }
-    a->posting = n;
-    return COMM_OK;
-}
-
 /* Whether A is done: a failure with nothing in flight, or every byte landed. */
-static bool ofi_striped_done(const struct btl_ofi_awrite *a)
+static bool ofi_pieces_done(const struct btl_ofi_awrite *a)
 {
     return a->inflight == 0 && (a->status != COMM_OK || (a->posted == a->len && a->redo == 0));
 }
 
-/* Posts piece P of the striped write A (the next bytes of A, or P's own again when it is to be
- * redone) on the rail where it would end first: COMM_OK, COMM_AGAIN (the provider is busy, or
- * the rail failed to take it: again at the next progress call), COMM_ERR_NOT_SUPPORTED (no
- * delivery completion) or a status (logged). */
+/* Posts piece P of the one-sided write A (the next bytes of A, or P's own again when it is to
+ * be redone): on the home rail, or striped on the rail where it would end first.  COMM_OK,
+ * COMM_AGAIN (the provider is busy, or the rail failed to take it: again at the next progress
+ * call), COMM_ERR_NOT_SUPPORTED (no delivery completion; logged once) or a status (logged). */
 static int ofi_wpiece_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a,
                            struct btl_ofi_wpiece *p)
 {
     size_t piece = a->ep->same_host ? m->rma_piece : m->rma_piece_far;
     size_t n = p->len, off = p->off;
     const char *from = p->from;
-    uint64_t now = comm_btl_ofi_now_ns();
-    unsigned rail;
+    uint64_t now = 0;
+    unsigned rail = a->ep->home;
     void *desc = NULL;
     struct iovec iov;
     struct fi_rma_iov rma;
@@ -188,7 +129,10 @@ static int ofi_wpiece_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a,
         n = n > m->max_msg_size ? m->max_msg_size : n;
         off = a->posted;
     }
-    rail = (unsigned)comm_btl_ofi_rail_pick(m, a->ep, n, now);
+    if (a->striped) {
+        now = comm_btl_ofi_now_ns();
+        rail = (unsigned)comm_btl_ofi_rail_pick(m, a->ep, n, now);
+    }
     if ((m->mr_mode & FI_MR_LOCAL) && p->local == NULL) {
         int rc = comm_btl_ofi_mr_cache_acquire(&m->mrs, (void *)(uintptr_t)from, n, &p->local);
 
@@ -210,7 +154,15 @@ static int ofi_wpiece_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a,
         return COMM_AGAIN;
     }
     if (ret == -FI_EBADFLAGS || ret == -FI_ENOSYS || ret == -FI_EOPNOTSUPP) {
-        m->rma_write_refused = true; /* as for a write on one rail: messages instead */
+        /* Transmit completion would not say the bytes are in the peer's memory, which is
+         * what a one-sided write must know before it ends: no fallback. */
+        if (!m->rma_write_refused) {
+            comm_log_info("btl_ofi",
+                          "provider %s does not report writes as landed (%s): one-sided "
+                          "writes go through messages",
+                          m->provider, comm_btl_ofi_fi_strerror((int)-ret));
+        }
+        m->rma_write_refused = true;
         return COMM_ERR_NOT_SUPPORTED;
     }
     if (ret != 0 && rail != a->ep->home) {
@@ -226,7 +178,9 @@ static int ofi_wpiece_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a,
                        comm_btl_ofi_fi_strerror((int)-ret));
         return COMM_ERR_SYSTEM;
     }
-    comm_btl_ofi_rail_posted(m, rail, n, now);
+    if (a->striped) {
+        comm_btl_ofi_rail_posted(m, rail, n, now);
+    }
     p->busy = true;
     p->rail = rail;
     a->inflight++;
@@ -244,11 +198,11 @@ static int ofi_wpiece_post(struct btl_ofi_module *m, struct btl_ofi_awrite *a,
     return COMM_OK;
 }
 
-/* Posts the striped write A's pieces while it has free ones: COMM_OK, or the first post's
+/* Posts the one-sided write A's pieces while it has free ones: COMM_OK, or the first post's
  * COMM_AGAIN or failure (which ends A once its pieces in flight are back). */
 static int ofi_write_feed(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 {
-    for (size_t i = 0; i < BTL_OFI_READS_IN_FLIGHT && a->status == COMM_OK; i++) {
+    for (size_t i = 0; i < a->npieces && a->status == COMM_OK; i++) {
         struct btl_ofi_wpiece *p = &a->pieces[i];
         int rc;
 
@@ -270,14 +224,14 @@ static int ofi_write_feed(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
     return a->status;
 }
 
-/* Posts the next piece of A, a message or a one-sided write (the next pieces, striped: a
- * failure is A's status, and A ends once its pieces in flight are back). */
+/* Posts the next piece of A, a message, or the next pieces of a one-sided write (a failure is
+ * then A's status, and A ends once its pieces in flight are back). */
 static int ofi_write_post_next(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 {
-    if (a->pieces != NULL) {
+    if (a->npieces > 0) {
         return ofi_write_feed(m, a) == COMM_AGAIN ? COMM_AGAIN : COMM_OK;
     }
-    return a->one_sided ? ofi_write_post_one_sided(m, a) : ofi_write_post(m, a);
+    return ofi_write_post(m, a);
 }
 
 /* A has ended: its done function is called by this or the next progress call. */
@@ -295,12 +249,14 @@ static void ofi_write_free(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
     if (a->local != NULL) {
         comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
     }
-    for (size_t i = 0; a->pieces != NULL && i < BTL_OFI_READS_IN_FLIGHT; i++) {
+    for (size_t i = 0; i < a->npieces; i++) {
         if (a->pieces[i].local != NULL) {
             comm_btl_ofi_mr_cache_release(&m->mrs, a->pieces[i].local);
         }
     }
-    free(a->pieces);
+    if (a->pieces != &a->piece) {
+        free(a->pieces);
+    }
     free(a);
 }
 
@@ -363,18 +319,24 @@ int comm_btl_ofi_put_start(struct comm_btl_endpoint *base, const void *local, si
     return COMM_OK;
 }
 
-/* Begins the striped one-sided write A: its first pieces now, so that a busy provider or a
- * refusal leaves nothing begun (COMM_AGAIN or the status, A freed); the rest from progress. */
-static int ofi_write_start_striped(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
+/* Begins the one-sided write A: its first pieces now, so that a busy provider or a refusal
+ * leaves nothing begun (COMM_AGAIN or the status, A freed); the rest from progress. */
+static int ofi_write_start_pieces(struct btl_ofi_module *m, struct btl_ofi_awrite *a)
 {
     int rc;
 
-    a->pieces = calloc(BTL_OFI_READS_IN_FLIGHT, sizeof(*a->pieces));
-    if (a->pieces == NULL) {
-        ofi_write_free(m, a);
-        return COMM_ERR_NOMEM;
+    a->pieces = &a->piece;
+    a->npieces = 1;
+    if (a->striped) {
+        a->pieces = calloc(BTL_OFI_READS_IN_FLIGHT, sizeof(*a->pieces));
+        a->npieces = BTL_OFI_READS_IN_FLIGHT;
+        if (a->pieces == NULL) {
+            a->npieces = 0;
+            ofi_write_free(m, a);
+            return COMM_ERR_NOMEM;
+        }
     }
-    for (size_t i = 0; i < BTL_OFI_READS_IN_FLIGHT; i++) {
+    for (size_t i = 0; i < a->npieces; i++) {
         a->pieces[i].op.type = BTL_OFI_OP_WPIECE;
         a->pieces[i].a = a;
     }
@@ -397,7 +359,6 @@ int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec 
     struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
     struct btl_ofi_awrite *a;
     size_t have = 0;
-    int rc;
 
     if (!m->remote_write || m->rma_write_refused || !btl_ofi_rkey_set(remote_key)) {
         return COMM_ERR_NOT_SUPPORTED;
@@ -424,19 +385,10 @@ int comm_btl_ofi_write_start(struct comm_btl_endpoint *base, const struct iovec 
     a->key = *remote_key;
     a->done = done;
     a->ctx = ctx;
-    a->one_sided = true;
     a->niov = nlocal;
     memcpy(a->iov, local, nlocal * sizeof(a->iov[0]));
-    if (__builtin_popcount(ep->rails) > 1 && m->stripe_min > 0 && len >= m->stripe_min) {
-        return ofi_write_start_striped(m, a);
-    }
-    /* The first piece now, so that a busy provider or a refusal leaves nothing begun. */
-    rc = ofi_write_post_one_sided(m, a);
-    if (rc != COMM_OK) {
-        ofi_write_free(m, a);
-        return rc;
-    }
-    return COMM_OK;
+    a->striped = __builtin_popcount(ep->rails) > 1 && m->stripe_min > 0 && len >= m->stripe_min;
+    return ofi_write_start_pieces(m, a);
 }
 
 void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *a, int status)
@@ -444,13 +396,6 @@ void comm_btl_ofi_awrite_ended(struct btl_ofi_module *m, struct btl_ofi_awrite *
     if (status == COMM_OK && a->landed + a->posting < a->len) {
         /* A piece landed: the next one is posted by this progress call (advance_writes). */
         a->landed += a->posting;
-        if (a->one_sided) {
-            a->loff += a->posting;
-            if (a->local != NULL) { /* the next piece may lie elsewhere */
-                comm_btl_ofi_mr_cache_release(&m->mrs, a->local);
-                a->local = NULL;
-            }
-        }
         a->posting = 0;
         ofi_write_wait(m, a);
         return;
@@ -466,9 +411,11 @@ void comm_btl_ofi_wpiece_ended(struct btl_ofi_module *m, struct btl_ofi_wpiece *
     p->busy = false;
     a->inflight--;
     m->wpieces--;
-    comm_btl_ofi_rail_done(m, p->rail, p->len, ok);
-    /* Written again on another rail, unless every rail failed it in turn. */
-    if (!ok && ++p->fails <= 2 * m->nrails && __builtin_popcount(a->ep->rails) > 1) {
+    if (a->striped) {
+        comm_btl_ofi_rail_done(m, p->rail, p->len, ok);
+    }
+    /* Striped, written again on another rail, unless every rail failed it in turn. */
+    if (!ok && a->striped && ++p->fails <= 2 * m->nrails) {
         comm_btl_ofi_rail_failed(m, p->rail, cause);
         p->redo = true;
         a->redo++;
@@ -480,7 +427,7 @@ void comm_btl_ofi_wpiece_ended(struct btl_ofi_module *m, struct btl_ofi_wpiece *
     if (a->queued) {
         return; /* progress posts its next pieces, or ends it (advance_writes) */
     }
-    if (ofi_striped_done(a)) {
+    if (ofi_pieces_done(a)) {
         ofi_write_end(m, a, a->status);
     } else if (a->status == COMM_OK && (a->redo > 0 || a->posted < a->len)) {
         ofi_write_wait(m, a);
@@ -526,7 +473,7 @@ int comm_btl_ofi_advance_writes(struct btl_ofi_module *m)
         if (m->writes_waiting == NULL) {
             m->writes_waiting_tail = NULL;
         }
-        if (a->pieces != NULL && ofi_striped_done(a)) {
+        if (a->npieces > 0 && ofi_pieces_done(a)) {
             ofi_write_end(m, a, a->status); /* its last pieces came back while it waited */
         } else if (rc < 0) {
             comm_btl_ofi_awrite_ended(m, a, rc);
