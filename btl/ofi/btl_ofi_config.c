@@ -144,6 +144,17 @@ const struct comm_setting comm_btl_ofi_setting_list[] = {
                                            .audience = COMM_AUDIENCE_USER,
                                            .min = 10,
                                            .max = 3600000},
+    [COMM_BTL_OFI_SETTING_LINK_TIMEOUT] = {.name = "COMM_LINK_TIMEOUT_MS",
+                                           .type = COMM_SETTING_INT,
+                                           .default_value = "60000",
+                                           .help = "milliseconds a network link to a peer may "
+                                                   "stay down (its sends failing, and sent "
+                                                   "again) before the job ends naming both "
+                                                   "ends; a link that comes back within it "
+                                                   "loses nothing",
+                                           .audience = COMM_AUDIENCE_USER,
+                                           .min = 100,
+                                           .max = 86400000},
     [COMM_BTL_OFI_SETTING_HOST_PROVIDER] = {.name = "COMM_OFI_HOST_PROVIDER",
                                             .type = COMM_SETTING_STRING,
                                             .default_value = "",

@@ -46,6 +46,7 @@ struct ofi_settings {
     long recv_memory;
     long stripe_min;
     long rail_timeout_ms;
+    long link_timeout_ms;
     const char *host_provider; /* COMM_OFI_HOST_PROVIDER */
     long progress_threads;     /* COMM_PROGRESS_THREADS */
     bool reread;               /* COMM_RAIL_REREAD */
@@ -71,12 +72,14 @@ static int ofi_read_settings(struct ofi_settings *s)
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_WRITE_PIECE], &s->write_piece)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RECV_MEMORY], &s->recv_memory)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_STRIPE_MIN], &s->stripe_min)) < 0 ||
-        (rc = comm_config_get_string(&t[COMM_BTL_OFI_SETTING_HOST_PROVIDER],
-                                     &s->host_provider)) < 0 ||
+        (rc = comm_config_get_string(&t[COMM_BTL_OFI_SETTING_HOST_PROVIDER], &s->host_provider)) <
+            0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_PROGRESS_THREADS],
                                   &s->progress_threads)) < 0 ||
         (rc = comm_config_get_bool(&t[COMM_BTL_OFI_SETTING_RAIL_REREAD], &s->reread)) < 0 ||
         (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_RAIL_TIMEOUT], &s->rail_timeout_ms)) <
+            0 ||
+        (rc = comm_config_get_int(&t[COMM_BTL_OFI_SETTING_LINK_TIMEOUT], &s->link_timeout_ms)) <
             0) {
         return rc;
     }
@@ -798,6 +801,8 @@ static int btl_ofi_open(const struct comm_btl_self_info *self, comm_btl_recv_fn 
     m->stripe_min = (size_t)s.stripe_min;
     m->reread = s.reread;
     m->rail_timeout_ns = (uint64_t)s.rail_timeout_ms * 1000000u;
+    m->link_timeout_ns = (uint64_t)s.link_timeout_ms * 1000000u;
+    m->now_ns = comm_btl_ofi_now_ns();
     m->eps = calloc((size_t)self->size, sizeof(*m->eps));
     if (m->eps == NULL) {
         pthread_mutex_destroy(&m->tx_lock);
@@ -1173,6 +1178,12 @@ static void btl_ofi_close(struct comm_btl_module *module)
     if (m->credit_msgs > 0) {
         comm_log_info("btl_ofi", "%lu credit messages gave back what no fragment carried",
                       m->credit_msgs);
+    }
+    if (m->msgs_resent > 0 || m->dups_dropped > 0 || m->links_lost > 0) {
+        comm_log_info("btl_ofi",
+                      "links: %lu went down, %lu messages were sent again (a link down, or no "
+                      "acknowledgement for a while), %lu that came twice were dropped",
+                      m->links_lost, m->msgs_resent, m->dups_dropped);
     }
     comm_btl_ofi_rails_report(m);
     if (m->gets_started > 0) {

@@ -79,6 +79,9 @@ enum {
     BTL_OFI_FABRICS_MAX = 16, /* fabrics on a host's path up the tree */
 };
 
+/* The exit status of a job ended by a link down for COMM_LINK_TIMEOUT_MS (comm-run(1)). */
+enum { COMM_BTL_OFI_LINK_LOST_STATUS = 112 };
+
 enum btl_ofi_kind {
     BTL_OFI_FRAG = 1, /* a fragment for the runtime */
     BTL_OFI_CREDIT,   /* only credits */
@@ -97,12 +100,16 @@ static inline size_t btl_ofi_record_span(size_t len)
     return (sizeof(struct btl_ofi_record) + len + 7) & ~(size_t)7;
 }
 
-/* At the start of every message. */
+/* At the start of every message.  SEQ numbers the sender's fragments and packs to the
+ * receiver (from 0, wrapping); ACK counts those of the receiver's to the sender that the
+ * sender has taken and whose buffers it has posted again: the receiver's credits back, and
+ * what it may stop keeping to send again ("Links", btl_ofi_link.c). */
 struct btl_ofi_hdr {
-    uint32_t src;     /* world rank of the sender */
-    uint16_t credits; /* given back to the receiver for its fragments to the sender */
+    uint32_t src; /* world rank of the sender */
     uint8_t kind;
-    uint8_t pad;
+    uint8_t pad[3];
+    uint32_t seq; /* BTL_OFI_FRAG and BTL_OFI_PACKED only */
+    uint32_t ack;
 };
 
 enum btl_ofi_op_type {
@@ -133,13 +140,18 @@ struct btl_ofi_rx {
 
 struct btl_ofi_endpoint;
 
-/* A send buffer, free, reserved, posted or waiting to be posted.  Owned by the module. */
+/* A send buffer, free, reserved, posted or waiting to be posted; a fragment or pack
+ * (SEQUENCED) is kept after it left, on its peer's list of those not acknowledged, until the
+ * peer acknowledges it.  Owned by the module. */
 struct btl_ofi_tx {
     struct btl_ofi_op op;
     struct btl_ofi_tx *next; /* free list or the endpoint's backlog */
     struct btl_ofi_endpoint *ep;
     size_t len;
     char *buf;
+    bool sequenced;
+    bool posted;                  /* the provider holds it */
+    struct btl_ofi_tx *kept_next; /* on EP's list of those not acknowledged */
 };
 
 /* One fi_read of a get. */
@@ -325,6 +337,28 @@ struct btl_ofi_endpoint {
     const char *host; /* its host, for messages */
     long credits;     /* fragments we may still send to the peer */
     long owed;        /* credits we owe the peer (buffers delivered and re-posted) */
+    /* Its link ("Links", btl_ofi_link.c): our fragments and packs to it are numbered
+     * (TX_SEQ the next) and kept until it acknowledges them (PEER_TOOK: how many it took);
+     * RX_NEXT is the number of its next one we take, TOOK how many we took and posted the
+     * buffer of again (the ACK of our headers).  ACK_NS: when PEER_TOOK last moved, or the
+     * kept ones were last sent again without a word back. */
+    uint32_t tx_seq;
+    uint32_t peer_took;
+    uint32_t rx_next;
+    uint32_t took;
+    struct btl_ofi_tx *kept_head; /* sent (or to be sent), not acknowledged, in order */
+    struct btl_ofi_tx *kept_tail;
+    unsigned kept_posted; /* of those, held by the provider */
+    uint64_t ack_ns;
+    uint64_t probe_ns; /* the wait without acknowledgement before sending them again */
+    bool ack_aged;     /* credits owed through a whole tick of the link timers */
+    bool ack_now;      /* a message of credits goes at the next push, whatever is owed */
+    bool proved;       /* something went through since it last went down */
+    enum { BTL_OFI_LINK_UP, BTL_OFI_LINK_DOWN, BTL_OFI_LINK_RESENDING } link;
+    uint64_t down_ns;     /* it went down (the first failure since it was last up) */
+    uint64_t retry_ns;    /* when it is tried again */
+    unsigned long resent; /* messages sent again since it went down */
+    char cause[160];      /* why it went down */
     bool credit_queued; /* on the module's list of peers owed a credit message */
     bool credit_aged;   /* ... and has been through a progress call there */
     struct btl_ofi_endpoint *credit_next;
@@ -398,6 +432,12 @@ struct btl_ofi_module {
     struct btl_ofi_shadow *shadows;      /* every shadow made (struct btl_ofi_shadow) */
     struct btl_ofi_shadow *shadows_free; /* and those not in flight */
     uint64_t rail_timeout_ns;            /* COMM_RAIL_TIMEOUT_MS */
+    uint64_t link_timeout_ns;            /* COMM_LINK_TIMEOUT_MS */
+    uint64_t now_ns;                     /* the clock at the last progress call */
+    uint64_t links_ns;                   /* when the link timers run next */
+    unsigned long links_lost;            /* links that went down, and messages sent again */
+    unsigned long msgs_resent;
+    unsigned long dups_dropped;          /* messages that came twice (sent again) */
     const char *host;                    /* this host's name, for messages */
 
     size_t frag_size; /* bytes of a receive or send buffer, our header included */
@@ -644,6 +684,34 @@ void comm_btl_ofi_push_backlog(struct btl_ofi_module *m);
 int comm_btl_ofi_flush(struct comm_btl_module *module);
 /* Notes that a credit is owed to EP after a receive buffer was re-posted. */
 void comm_btl_ofi_owe_credit(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep);
+/* Queues a message of credits to EP, sent by the next push whatever is owed (an
+ * acknowledgement the peer waits for). */
+void comm_btl_ofi_queue_ack(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep);
+/* Hands TX (sealed) to the provider, or to EP's backlog behind what waits there; under the
+ * send lock. */
+void comm_btl_ofi_post_or_queue(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                                struct btl_ofi_tx *tx);
+
+/* btl_ofi_link.c: what keeps a link to a peer (see there). */
+
+/* The peer of header H has taken ACK of our messages: credits back, and the kept ones it
+ * acknowledged freed. */
+void comm_btl_ofi_link_acked(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, uint32_t ack);
+/* Whether a fragment or pack numbered SEQ from EP's peer is the next one (else it came twice,
+ * or after one lost: dropped, and the peer is told what we took). */
+bool comm_btl_ofi_link_take(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, uint32_t seq);
+/* Kept TX left (OK) or failed (CAUSE) on the provider; under the send lock. */
+void comm_btl_ofi_link_sent(struct btl_ofi_module *m, struct btl_ofi_tx *tx, bool ok,
+                            const char *cause);
+/* EP's link fails (CAUSE; a read or write of the peer's memory failed for a lost connection):
+ * down, tried again after a while. */
+void comm_btl_ofi_link_failed(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                              const char *cause);
+/* Whether a provider's error ERR (positive) says the connection under a link was lost. */
+bool comm_btl_ofi_link_error(int err);
+/* Runs the link timers when they are due: acknowledgements owed for a while, kept messages
+ * not acknowledged for a while, links down to be tried again or given up. */
+void comm_btl_ofi_links_check(struct btl_ofi_module *m);
 
 /* btl_ofi_rdma.c */
 int comm_btl_ofi_register(struct comm_btl_module *module, void *ptr, size_t len,

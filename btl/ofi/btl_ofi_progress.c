@@ -65,21 +65,35 @@ static void ofi_on_recv(struct btl_ofi_module *m, struct btl_ofi_rx *rx, size_t 
         comm_btl_ofi_post_rx(m, rx);
         return;
     }
-    ep->credits += h->credits;
+    comm_btl_ofi_link_acked(m, ep, h->ack);
+    ep->proved = true;
     if (h->kind == BTL_OFI_CREDIT) {
         /* A spare buffer: back at once, it owes nothing. */
+        comm_btl_ofi_post_rx(m, rx);
+        return;
+    }
+    if (!comm_btl_ofi_link_take(m, ep, h->seq)) {
+        /* Came twice, or after one lost: back at once, owing nothing (posted again later, it
+         * must not be taken for a fragment). */
+        ((struct btl_ofi_hdr *)(void *)rx->buf)->kind = BTL_OFI_CREDIT;
         comm_btl_ofi_post_rx(m, rx);
         return;
     }
     ofi_queue_rx(m, rx);
 }
 
-static void ofi_on_send_done(struct btl_ofi_module *m, struct btl_ofi_tx *tx)
+/* TX left (OK) or failed (CAUSE). */
+static void ofi_on_send_done(struct btl_ofi_module *m, struct btl_ofi_tx *tx, bool ok,
+                             const char *cause)
 {
     btl_ofi_tx_lock(m);
-    tx->next = m->tx_free;
-    m->tx_free = tx;
-    m->tx_posted--;
+    if (tx->sequenced) {
+        comm_btl_ofi_link_sent(m, tx, ok, cause);
+    } else {
+        tx->next = m->tx_free;
+        m->tx_free = tx;
+        m->tx_posted--;
+    }
     btl_ofi_tx_unlock(m);
 }
 
@@ -88,7 +102,7 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
 {
     struct fi_cq_err_entry err;
     struct btl_ofi_op *op;
-    char text[256];
+    char text[256], why[320], cause[384];
 
     memset(&err, 0, sizeof(err));
     if (fi_cq_readerr(cq, &err, 0) <= 0) {
@@ -100,6 +114,8 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
     }
     text[0] = '\0';
     fi_cq_strerror(cq, err.prov_errno, err.err_data, text, sizeof(text));
+    snprintf(why, sizeof(why), "%s%s%s%s", comm_btl_ofi_fi_strerror(err.err), text[0] ? " (" : "",
+             text, text[0] ? ")" : "");
     if (op->type == BTL_OFI_OP_SHADOW) {
         struct btl_ofi_aread *a = ((struct btl_ofi_shadow *)op)->a;
 
@@ -110,20 +126,16 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
         op = &a->op; /* the failure of a striped get's read, as below */
     }
     if (op->type == BTL_OFI_OP_WPIECE) {
-        char cause[384];
 
-        snprintf(cause, sizeof(cause), "a write failed: %s%s%s%s",
-                 comm_btl_ofi_fi_strerror(err.err), text[0] ? " (" : "", text, text[0] ? ")" : "");
+        snprintf(cause, sizeof(cause), "a write failed: %s", why);
         comm_btl_ofi_wpiece_ended(m, (struct btl_ofi_wpiece *)op, false, cause);
         return;
     }
     if (op->type == BTL_OFI_OP_AREAD && ((struct btl_ofi_aread *)op)->get->striped &&
         __builtin_popcount(((struct btl_ofi_aread *)op)->get->ep->rails) > 1) {
-        char cause[384];
 
         /* Ended, if in error: read again on the others. */
-        snprintf(cause, sizeof(cause), "a read failed: %s%s%s%s", comm_btl_ofi_fi_strerror(err.err),
-                 text[0] ? " (" : "", text, text[0] ? ")" : "");
+        snprintf(cause, sizeof(cause), "a read failed: %s", why);
         comm_btl_ofi_rail_failed(m, k, cause);
         comm_btl_ofi_aread_redo(m, (struct btl_ofi_aread *)op);
         return;
@@ -139,10 +151,9 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
     case BTL_OFI_OP_SEND: {
         struct btl_ofi_tx *tx = (struct btl_ofi_tx *)op;
 
-        comm_log_error("btl_ofi", "a send to rank %ld failed: %s (%s)",
-                       tx->ep != NULL ? tx->ep->base.peer : -1L, comm_btl_ofi_fi_strerror(err.err),
-                       text);
-        ofi_on_send_done(m, tx);
+        /* Its link goes down and what it kept is sent again (btl_ofi_link.c). */
+        snprintf(cause, sizeof(cause), "a send failed: %s", why);
+        ofi_on_send_done(m, tx, false, cause);
         break;
     }
     case BTL_OFI_OP_READ: {
@@ -157,6 +168,14 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
     case BTL_OFI_OP_AREAD: {
         struct btl_ofi_aread *a = (struct btl_ofi_aread *)op;
 
+        if (comm_btl_ofi_link_error(err.err)) {
+
+            /* Read again once the link is tried again (btl_ofi_link.c). */
+            snprintf(cause, sizeof(cause), "a read failed: %s", why);
+            comm_btl_ofi_link_failed(m, a->get->ep, cause);
+            comm_btl_ofi_aread_redo(m, a);
+            break;
+        }
         comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s (%s)", a->get->len,
                        a->get->ep->base.peer, comm_btl_ofi_fi_strerror(err.err), text);
         a->get->status = COMM_ERR_SYSTEM;
@@ -166,6 +185,14 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
     case BTL_OFI_OP_AWRITE: {
         struct btl_ofi_awrite *a = (struct btl_ofi_awrite *)op;
 
+        if (comm_btl_ofi_link_error(err.err)) {
+
+            /* The runtime has the receiver read it instead. */
+            snprintf(cause, sizeof(cause), "a write failed: %s", why);
+            comm_btl_ofi_link_failed(m, a->ep, cause);
+            comm_btl_ofi_awrite_ended(m, a, COMM_ERR_SYSTEM);
+            break;
+        }
         comm_log_error("btl_ofi", "writing %zu bytes to rank %ld failed: %s (%s)", a->len,
                        a->ep->base.peer, comm_btl_ofi_fi_strerror(err.err), text);
         comm_btl_ofi_awrite_ended(m, a, COMM_ERR_SYSTEM);
@@ -215,7 +242,7 @@ static int ofi_poll_cq(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k)
             ofi_on_recv(m, (struct btl_ofi_rx *)op, e[i].len);
             break;
         case BTL_OFI_OP_SEND:
-            ofi_on_send_done(m, (struct btl_ofi_tx *)op);
+            ofi_on_send_done(m, (struct btl_ofi_tx *)op, true, NULL);
             break;
         case BTL_OFI_OP_READ:
             ((struct btl_ofi_read *)op)->done = true;
@@ -300,6 +327,10 @@ int comm_btl_ofi_progress(struct comm_btl_module *module)
 
     if (m->delivering) {
         return 0; /* called from inside a delivery: the outer call delivers the rest */
+    }
+    m->now_ns = comm_btl_ofi_now_ns();
+    if (m->now_ns >= m->links_ns) {
+        comm_btl_ofi_links_check(m);
     }
     rc = comm_btl_ofi_poll(m);
     if (rc < 0) {

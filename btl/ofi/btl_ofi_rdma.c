@@ -585,6 +585,14 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
         comm_btl_ofi_rail_failed(m, (unsigned)rail, cause);
         return COMM_AGAIN; /* on another rail, at the next progress call */
     }
+    if (ret != 0 && comm_btl_ofi_link_error((int)-ret)) {
+        char cause[160];
+
+        snprintf(cause, sizeof(cause), "a read could not be posted: %s",
+                 comm_btl_ofi_fi_strerror((int)-ret));
+        comm_btl_ofi_link_failed(m, g->ep, cause);
+        return COMM_AGAIN; /* once the link is tried again */
+    }
     if (ret != 0) {
         comm_log_error("btl_ofi", "reading %zu bytes from rank %ld failed: %s", n, g->ep->base.peer,
                        comm_btl_ofi_fi_strerror((int)-ret));
@@ -617,6 +625,9 @@ static int ofi_get_post(struct btl_ofi_module *m, struct btl_ofi_get *g, struct 
 
 void comm_btl_ofi_aread_ended(struct btl_ofi_module *m, struct btl_ofi_aread *a, bool ok)
 {
+    if (ok) {
+        a->get->ep->proved = true;
+    }
     a->busy = false;
     a->get->inflight--;
     m->areads--;
@@ -666,6 +677,10 @@ static void ofi_get_feed(struct btl_ofi_module *m, struct btl_ofi_get *g)
         }
         /* Reads in flight are bounded for the module, not per get: the oldest gets go first,
          * and a flood of messages does not flood the peer with requests. */
+        if (g->ep->link == BTL_OFI_LINK_DOWN && g->status == COMM_OK) {
+            m->gets_stirred = true; /* read once the link is tried again (btl_ofi_link.c) */
+            break;
+        }
         if (g->status == COMM_OK && (g->left > 0 || a->redo) && ofi_reads_room(m, g)) {
             int rc = ofi_get_post(m, g, a);
 

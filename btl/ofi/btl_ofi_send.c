@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "base/log.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Hands TX to the provider: COMM_OK, COMM_AGAIN (not taken: try again later) or a status. */
@@ -34,14 +35,30 @@ static int ofi_post_tx(struct btl_ofi_module *m, struct btl_ofi_tx *tx)
                       tx->ep->addr, &tx->op.ctx);
         if (ret == 0) {
             m->tx_posted++;
+            if (tx->sequenced) {
+                tx->posted = true;
+                tx->ep->kept_posted++;
+            }
             return COMM_OK;
         }
     }
     if (ret == -FI_EAGAIN) {
         return COMM_AGAIN;
     }
-    comm_log_error("btl_ofi", "sending %zu bytes to rank %ld failed: %s", tx->len,
-                   tx->ep->base.peer, comm_btl_ofi_fi_strerror((int)-ret));
+    if (tx->sequenced) {
+        char cause[128];
+
+        /* Kept: sent again once the link is tried again (btl_ofi_link.c). */
+        snprintf(cause, sizeof(cause), "a send was refused: %s",
+                 comm_btl_ofi_fi_strerror((int)-ret));
+        m->tx_posted++;
+        tx->posted = true;
+        tx->ep->kept_posted++;
+        comm_btl_ofi_link_sent(m, tx, false, cause);
+        return COMM_ERR_SYSTEM;
+    }
+    /* Credits only: the peer sends its kept messages again when it hears nothing, and the
+     * copies that come twice make us say again what we took. */
     tx->next = m->tx_free;
     m->tx_free = tx;
     return COMM_ERR_SYSTEM;
@@ -91,26 +108,45 @@ static struct btl_ofi_tx *ofi_take_tx(struct btl_ofi_module *m)
     return tx;
 }
 
-/* Sends TX (LEN bytes, our header included) to its peer as a message of KIND, spending a
- * credit and giving back what we owe; behind the peer's backlog if it has one. */
+void comm_btl_ofi_post_or_queue(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                                struct btl_ofi_tx *tx)
+{
+    if (ep->backlog_head != NULL || ep->link == BTL_OFI_LINK_DOWN ||
+        ofi_post_tx(m, tx) == COMM_AGAIN) {
+        ofi_backlog_add(m, ep, tx);
+    }
+}
+
+/* Sends TX (LEN bytes, our header included) to its peer as a message of KIND, numbered and
+ * kept until acknowledged, spending a credit and giving back what we owe; behind the peer's
+ * backlog if it has one. */
 static void ofi_seal_and_post(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
                               struct btl_ofi_tx *tx, uint8_t kind, size_t len)
 {
     struct btl_ofi_hdr *h = (struct btl_ofi_hdr *)(void *)tx->buf;
-    long give = ep->owed < 65535 ? ep->owed : 65535;
 
     h->src = (uint32_t)m->rank;
-    h->credits = (uint16_t)give;
     h->kind = kind;
-    h->pad = 0;
-    ep->owed -= give;
+    memset(h->pad, 0, sizeof(h->pad));
+    h->seq = ep->tx_seq++;
+    h->ack = ep->took;
+    ep->owed = 0;
+    ep->ack_aged = false;
     ep->credits--;
     tx->ep = ep;
     tx->len = len;
+    tx->sequenced = true;
+    tx->posted = false;
+    tx->kept_next = NULL;
     btl_ofi_tx_lock(m);
-    if (ep->backlog_head != NULL || ofi_post_tx(m, tx) == COMM_AGAIN) {
-        ofi_backlog_add(m, ep, tx);
+    if (ep->kept_tail != NULL) {
+        ep->kept_tail->kept_next = tx;
+    } else {
+        ep->kept_head = tx;
+        ep->ack_ns = m->now_ns; /* the wait for an acknowledgement starts */
     }
+    ep->kept_tail = tx;
+    comm_btl_ofi_post_or_queue(m, ep, tx);
     btl_ofi_tx_unlock(m);
 }
 
@@ -225,6 +261,7 @@ int comm_btl_ofi_send(struct comm_btl_endpoint *base, const void *hdr, size_t hd
 
 void comm_btl_ofi_owe_credit(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep)
 {
+    ep->took++;
     ep->owed++;
     if (ep->owed >= m->credits_per_peer / 2 && !ep->credit_queued) {
         ep->credit_queued = true;
@@ -233,19 +270,29 @@ void comm_btl_ofi_owe_credit(struct btl_ofi_module *m, struct btl_ofi_endpoint *
     }
 }
 
+void comm_btl_ofi_queue_ack(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep)
+{
+    ep->ack_now = true;
+    if (!ep->credit_queued) {
+        ep->credit_queued = true;
+        ep->credit_next = m->credit_list;
+        m->credit_list = ep;
+    }
+}
+
 /* Gives EP its owed credits in a message of their own; false when that must wait.  Never
- * fewer than half the credits: the peer keeps spares for no more of these than that allows
- * (comm_btl_ofi_spares). */
+ * fewer than half the credits, unless the peer waits for the acknowledgement (ACK_NOW: credits
+ * owed for a while, or a message of its that came twice): the peer keeps spares for no more
+ * of these than that allows (comm_btl_ofi_spares), and one more waits in its provider. */
 static bool ofi_send_credits(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep)
 {
     struct btl_ofi_hdr h = {.src = (uint32_t)m->rank, .kind = BTL_OFI_CREDIT};
     struct btl_ofi_tx *tx;
-    long give = ep->owed < 65535 ? ep->owed : 65535;
 
-    if (ep->owed < m->credits_per_peer / 2) {
+    if (ep->owed < m->credits_per_peer / 2 && !ep->ack_now) {
         return true; /* fragments carried them meanwhile */
     }
-    h.credits = (uint16_t)give;
+    h.ack = ep->took;
     btl_ofi_tx_lock(m);
     tx = ofi_pop_tx(m);
     if (tx == NULL) {
@@ -255,14 +302,14 @@ static bool ofi_send_credits(struct btl_ofi_module *m, struct btl_ofi_endpoint *
     memcpy(tx->buf, &h, sizeof(h));
     tx->len = sizeof(h);
     tx->ep = ep;
+    tx->sequenced = false;
+    tx->posted = false;
+    ep->owed = 0;
+    ep->ack_aged = false;
+    ep->ack_now = false;
     /* Behind the backlog, so a provider that refused its fragments is not pushed harder. */
-    if (ep->backlog_head != NULL) {
-        ofi_backlog_add(m, ep, tx);
-    } else if (ofi_post_tx(m, tx) == COMM_AGAIN) {
-        ofi_backlog_add(m, ep, tx);
-    }
+    comm_btl_ofi_post_or_queue(m, ep, tx);
     btl_ofi_tx_unlock(m);
-    ep->owed -= give;
     m->credit_msgs++;
     return true;
 }
@@ -277,7 +324,8 @@ void comm_btl_ofi_push_backlog(struct btl_ofi_module *m)
         struct btl_ofi_endpoint *ep = *link;
         int rc = COMM_OK;
 
-        while (ep->backlog_head != NULL) {
+        /* A link that is down waits for its timer (btl_ofi_link.c). */
+        while (ep->backlog_head != NULL && ep->link != BTL_OFI_LINK_DOWN) {
             struct btl_ofi_tx *tx = ep->backlog_head;
             struct btl_ofi_tx *next = tx->next; /* posting may put tx on the free list */
 
@@ -332,7 +380,8 @@ void comm_btl_ofi_push(struct btl_ofi_module *m, bool now)
          * 151 with 8 credits and none).  Not when the peer has none left: its requests to
          * read large messages would wait (a stream of 1 MiB ones on loopback moved 5.0 GB/s
          * against 8.0 sent at once). */
-        if (!now && ep->owed < m->credits_per_peer && (!ep->credit_aged || ep->gets_now > 0)) {
+        if (!now && !ep->ack_now && ep->owed < m->credits_per_peer &&
+            (!ep->credit_aged || ep->gets_now > 0)) {
             ep->credit_aged = true;
             link = &ep->credit_next;
         } else if (ofi_send_credits(m, ep)) {

@@ -13,6 +13,9 @@
  *                            seconds outside MPI before it sends; then all meet in a barrier
  *   busy SEC                 every rank sleeps SEC seconds outside MPI, then all meet in a
  *                            barrier and print "busy R done"
+ *   loop SEC [KIB]           rounds of an allreduce, an alltoall and a ring of KIB KiB messages
+ *                            (default 64) for SEC seconds of rank 0's clock, every element
+ *                            checked; prints "loop R: N rounds ok"
  *   ignoreterm RANK          every rank ignores SIGTERM; RANK exits 3; the others wait
  *   orphan RANK              every rank forks a child that sleeps; RANK exits 4
  *   env                      check COMM_WORLD_* against MPI and print them
@@ -38,6 +41,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <stdlib.h>
@@ -168,6 +172,45 @@ static void check_thread(int argc, char **argv)
     printf("thread %d: provided %d\n", rank, provided);
 }
 
+/* One round of "loop": an allreduce (whose last element carries rank 0's word to go on), an
+ * alltoall and a ring of RING ints, each element checked.  Returns whether to go on. */
+static bool loop_round(int round, bool go_on, int *r_out, int *r_in, int ring)
+{
+    enum { N = 4096, A = 256 };
+    static int in[N + 1], out[N + 1], a_in[A * 64], a_out[A * 64];
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+
+    CHECK(size <= 64);
+    for (int i = 0; i < N; i++) {
+        in[i] = rank * 7 + i + round;
+    }
+    in[N] = rank == 0 && go_on;
+    MPI_Allreduce(in, out, N + 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < N; i++) {
+        CHECK(out[i] == 7 * size * (size - 1) / 2 + size * (i + round));
+    }
+    for (int p = 0; p < size; p++) {
+        for (int i = 0; i < A; i++) {
+            a_out[p * A + i] = rank * 1000003 + p * 1009 + i + round;
+        }
+    }
+    MPI_Alltoall(a_out, A, MPI_INT, a_in, A, MPI_INT, MPI_COMM_WORLD);
+    for (int p = 0; p < size; p++) {
+        for (int i = 0; i < A; i++) {
+            CHECK(a_in[p * A + i] == p * 1000003 + rank * 1009 + i + round);
+        }
+    }
+    for (int i = 0; i < ring; i++) {
+        r_out[i] = rank * 31 + i * 3 + round;
+    }
+    MPI_Sendrecv(r_out, ring, MPI_INT, next, 9, r_in, ring, MPI_INT, prev, 9, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    for (int i = 0; i < ring; i++) {
+        CHECK(r_in[i] == prev * 31 + i * 3 + round);
+    }
+    return out[N] != 0;
+}
+
 static void check_inquiry(int argc, char **argv)
 {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING], host[MPI_MAX_PROCESSOR_NAME];
@@ -256,6 +299,18 @@ int main(int argc, char **argv)
         sleep((unsigned)arg_int(argc, argv, 2));
         MPI_Barrier(MPI_COMM_WORLD);
         printf("busy %d done\n", rank);
+    } else if (strcmp(action, "loop") == 0) {
+        double until = MPI_Wtime() + arg_int(argc, argv, 2);
+        int ring = (argc > 3 ? arg_int(argc, argv, 3) : 64) * 256, rounds = 0;
+        int *r_out = malloc((size_t)ring * sizeof(int)), *r_in = malloc((size_t)ring * sizeof(int));
+
+        CHECK(ring > 0 && r_out != NULL && r_in != NULL);
+        while (loop_round(rounds, MPI_Wtime() < until, r_out, r_in, ring)) {
+            rounds++;
+        }
+        free(r_out);
+        free(r_in);
+        printf("loop %d: %d rounds ok\n", rank, rounds + 1);
     } else if (strcmp(action, "ignoreterm") == 0) {
         signal(SIGTERM, SIG_IGN);
         MPI_Barrier(MPI_COMM_WORLD); /* every rank ignores SIGTERM before one exits */
