@@ -433,7 +433,8 @@ struct btl_ofi_module {
     struct btl_ofi_shadow *shadows_free; /* and those not in flight */
     uint64_t rail_timeout_ns;            /* COMM_RAIL_TIMEOUT_MS */
     uint64_t link_timeout_ns;            /* COMM_LINK_TIMEOUT_MS */
-    uint64_t now_ns;                     /* the clock at the last progress call */
+    uint64_t now_ns;                     /* the clock, read every 16 progress calls */
+    unsigned long progress_calls;
     uint64_t links_ns;                   /* when the link timers run next */
     unsigned long links_lost;            /* links that went down, and messages sent again */
     unsigned long msgs_resent;

@@ -88,6 +88,13 @@
 #   cluster_rail HOST K rate RATE | down | up
 #                           changes HOST's rail K while a job may run: shapes both ends of it
 #                           at RATE, or takes its interface down, or brings it back up.
+#   cluster_fault HOST down | up | rate RATE | rate off | reset [PORT] | cut HOST2 | uncut HOST2
+#                 | stop RANK | cont RANK
+#                           a fault on HOST while a job runs: its interface down or up; its
+#                           link shaped to RATE both ways (or back to unshaped); every TCP
+#                           connection it has reset (ss -K), or all but those to remote port
+#                           PORT (comm-run's, say); no route from it to HOST2 (or the route
+#                           back); the rank RANK of a job on it stopped (SIGSTOP) or continued.
 #
 # Settings: CLUSTER_UPLINK_RATE (tc rate, default 200mbit), CLUSTER_NET (the first two octets,
 # default 10.77), CLUSTER_TMP (where run directories go, default ${TMPDIR:-/tmp}),
@@ -590,6 +597,58 @@ cluster_rail() {
         ;;
     down | up) _cluster_do ip -n "$host" link set "cl${CLUSTER_ID}r$k" "$what" ;;
     *) _cluster_error "usage: cluster_rail HOST K rate RATE | down | up (not '$what')"; return 2 ;;
+    esac
+}
+
+cluster_fault() {
+    local host=${1:-} what=${2:-} arg=${3:-} n pids p found=""
+    n=$(_cluster_host_index "$host") || return 2
+    case $what in
+    down | up) _cluster_do ip -n "$host" link set "$CLUSTER_IFACE" "$what" ;;
+    rate)
+        if [[ $arg == off ]]; then
+            ip -n "$host" qdisc del dev "$CLUSTER_IFACE" root 2>/dev/null
+            ip -n "$CLUSTER_FABRIC" qdisc del dev "cl${CLUSTER_ID}h$n" root 2>/dev/null
+            return 0
+        fi
+        _cluster_rate_bytes "$arg" >/dev/null ||
+            { _cluster_error "rate '$arg' is not a rate like 1mbit or 500kbit (or off)"; return 2; }
+        _cluster_do ip netns exec "$host" tc qdisc replace dev "$CLUSTER_IFACE" root tbf rate "$arg" \
+            burst 32kbit latency 400ms &&
+            _cluster_do ip netns exec "$CLUSTER_FABRIC" tc qdisc replace dev "cl${CLUSTER_ID}h$n" root \
+                tbf rate "$arg" burst 32kbit latency 400ms
+        ;;
+    reset)
+        if [[ -n $arg ]]; then
+            [[ $arg =~ ^[0-9]+$ ]] || { _cluster_error "port '$arg' is not a number"; return 2; }
+            _cluster_do ip netns exec "$host" ss -K -tnH not dport = ":$arg"
+        else
+            _cluster_do ip netns exec "$host" ss -K -tnH
+        fi
+        ;;
+    cut | uncut)
+        p=$(cluster_addr "$arg") || return 2
+        if [[ $what == cut ]]; then
+            _cluster_do ip -n "$host" route add unreachable "$p/32" &&
+                _cluster_do ip netns exec "$host" ss -K -tnH dst "$p"
+        else
+            _cluster_do ip -n "$host" route del unreachable "$p/32"
+        fi
+        ;;
+    stop | cont)
+        [[ $arg =~ ^[0-9]+$ ]] || { _cluster_error "rank '$arg' is not a number"; return 2; }
+        pids=$(ip netns pids "$host")
+        for p in $pids; do
+            if grep -qzx "COMM_WORLD_RANK=$arg" "/proc/$p/environ" 2>/dev/null; then
+                kill "-${what^^}" "$p" 2>/dev/null && found=1
+            fi
+        done
+        [[ -n $found ]] || { _cluster_error "no rank $arg runs on host $host"; return 1; }
+        ;;
+    *)
+        _cluster_error "usage: cluster_fault HOST down | up | rate RATE|off | reset [PORT] | cut HOST2 | uncut HOST2 | stop RANK | cont RANK (not '$what')"
+        return 2
+        ;;
     esac
 }
 
