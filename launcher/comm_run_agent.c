@@ -116,14 +116,69 @@ static int agent_connect(const char *spec, time_t deadline)
     return -1;
 }
 
+/* Writes on FD the HELLO of this agent (host HOST), proving SECRET; with how many of
+ * comm-run's messages it took when TOOK is not UINT64_MAX (connecting again). */
+static int agent_hello(int fd, long host, const char *secret, uint64_t took, time_t deadline)
+{
+    char hello[12 + 2 * COMM_RUN_REMOTE_SECRET_LEN + 8];
+    size_t len = strlen(secret), n = 12 + len;
+    uint32_t head[2], slen = htonl((uint32_t)len);
+
+    for (int i = 0; i < 8; i++) {
+        hello[i] = (char)((uint64_t)host >> (56 - 8 * i));
+    }
+    memcpy(hello + 8, &slen, 4);
+    memcpy(hello + 12, secret, len);
+    if (took != UINT64_MAX) {
+        for (int i = 0; i < 8; i++) {
+            hello[n + (size_t)i] = (char)(took >> (56 - 8 * i));
+        }
+        n += 8;
+    }
+    head[0] = htonl(COMM_RUN_MSG_HELLO);
+    head[1] = htonl((uint32_t)n);
+    if (comm_run_remote_io_all(fd, head, sizeof(head), true, deadline) < 0 ||
+        comm_run_remote_io_all(fd, hello, n, true, deadline) < 0) {
+        return COMM_ERR_UNREACHABLE;
+    }
+    return COMM_OK;
+}
+
+void comm_run_agent_reconnect(struct comm_run_job *job)
+{
+    struct comm_run_remote *rm = job->remote;
+    time_t deadline = time(NULL) + 1;
+    unsigned char count[8];
+    uint32_t head[2];
+    uint64_t took = 0;
+    int fd;
+
+    /* Within a second (the event loop waits meanwhile): tried again at the next heartbeat. */
+    fd = agent_connect(rm->agent_connect, deadline);
+    if (fd < 0) {
+        return;
+    }
+    if (agent_hello(fd, job->this_host, rm->secret, rm->coord->received, deadline + 4) < 0 ||
+        comm_run_remote_io_all(fd, head, sizeof(head), false, deadline + 4) < 0 ||
+        ntohl(head[0]) != COMM_RUN_MSG_RESUMED || ntohl(head[1]) != sizeof(count) ||
+        comm_run_remote_io_all(fd, count, sizeof(count), false, deadline + 4) < 0) {
+        close(fd);
+        return;
+    }
+    for (int i = 0; i < 8; i++) {
+        took = (took << 8) | count[i];
+    }
+    comm_run_remote_resume(rm->coord, fd, took);
+}
+
 int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options *opts,
                         struct comm_run_options *opts_out)
 {
     struct comm_run_remote *rm = calloc(1, sizeof(*rm));
-    char secret[2 * COMM_RUN_REMOTE_SECRET_LEN + 2], hello[12 + 2 * COMM_RUN_REMOTE_SECRET_LEN];
+    char secret[2 * COMM_RUN_REMOTE_SECRET_LEN + 2];
     time_t deadline = time(NULL) + COMM_RUN_REMOTE_CONNECT_S;
     struct comm_run_reader r = {0};
-    uint32_t head[2], slen;
+    uint32_t head[2];
     size_t len = 0;
     int fd;
 
@@ -133,6 +188,8 @@ int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options 
     }
     job->remote = rm;
     rm->fences_tail = &rm->fences;
+    rm->listen_fd = -1;
+    rm->agent_connect = opts->agent_connect;
     rm->coord->job = job;
     rm->coord->host = -1;
     rm->coord->on_message = agent_from_coord;
@@ -150,6 +207,7 @@ int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options 
         comm_log_error("launcher", "agent: no secret on standard input");
         return COMM_ERR_BAD_PARAM;
     }
+    memcpy(rm->secret, secret, len + 1);
     fd = agent_connect(opts->agent_connect, deadline);
     if (fd < 0) {
         comm_log_error("launcher", "agent of host %ld: cannot connect to comm-run at %s",
@@ -157,16 +215,7 @@ int comm_run_agent_join(struct comm_run_job *job, const struct comm_run_options 
         return COMM_ERR_UNREACHABLE;
     }
     rm->coord->fd = fd;
-    for (int i = 0; i < 8; i++) {
-        hello[i] = (char)((uint64_t)opts->agent_host >> (56 - 8 * i));
-    }
-    slen = htonl((uint32_t)len);
-    memcpy(hello + 8, &slen, 4);
-    memcpy(hello + 12, secret, len);
-    head[0] = htonl(COMM_RUN_MSG_HELLO);
-    head[1] = htonl((uint32_t)(12 + len));
-    if (comm_run_remote_io_all(fd, head, sizeof(head), true, deadline) < 0 ||
-        comm_run_remote_io_all(fd, hello, 12 + len, true, deadline) < 0 ||
+    if (agent_hello(fd, opts->agent_host, secret, UINT64_MAX, deadline) < 0 ||
         comm_run_remote_io_all(fd, head, sizeof(head), false,
                                deadline + COMM_RUN_REMOTE_CONNECT_S) < 0 ||
         ntohl(head[0]) != COMM_RUN_MSG_JOB || ntohl(head[1]) > COMM_RUN_WIRE_MAX) {

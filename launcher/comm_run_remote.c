@@ -21,8 +21,9 @@
  * them suspects the other and says so in a warning, and says so again when it hears from it:
  * a link down for a while and back loses nothing (TCP keeps the connection and resends).  One
  * that hears nothing for COMM_HEARTBEAT_LOST_MS takes the other for gone: comm-run ends the job
- * naming the host, an agent stops its ranks.  An agent that exits or loses its connection
- * before saying it is done ends the job the same way.
+ * naming the host, an agent stops its ranks.  An agent that exits, or whose connection the
+ * other side closes, before saying it is done ends the job the same way; a connection that is
+ * reset is made again ("Reconnection" below).
  */
 #include "config.h"
 
@@ -320,7 +321,11 @@ static int remote_send_job(struct comm_run_job *job, struct comm_run_link *l, ti
 }
 
 /* Reads and checks a HELLO on a new connection; returns the host index or -1. */
-static long remote_read_hello(struct comm_run_job *job, int fd, const char *secret, time_t deadline)
+/* Reads an agent's HELLO on FD: its host index, or -1 when it is malformed or does not prove
+ * SECRET.  *TOOK_OUT: the count of comm-run's messages an agent connecting again took, or
+ * UINT64_MAX for a first connection. */
+static long remote_read_hello(struct comm_run_job *job, int fd, const char *secret, time_t deadline,
+                              uint64_t *took_out)
 {
     uint32_t head[2];
     char body[256];
@@ -338,8 +343,16 @@ static long remote_read_hello(struct comm_run_job *job, int fd, const char *secr
     }
     memcpy(&slen, body + 8, 4);
     slen = ntohl(slen);
-    if (slen != strlen(secret) || 12 + slen != len || host >= job->hosts.n) {
+    if (slen != strlen(secret) || (12 + slen != len && 12 + slen + 8 != len) ||
+        host >= job->hosts.n) {
         return -1;
+    }
+    *took_out = UINT64_MAX;
+    if (len == 12 + slen + 8) {
+        *took_out = 0;
+        for (int i = 0; i < 8; i++) {
+            *took_out = (*took_out << 8) | (unsigned char)body[12 + slen + i];
+        }
     }
     /* Compare every byte: how long it takes must not tell how much was right. */
     {
@@ -385,6 +398,7 @@ int comm_run_remote_launch(struct comm_run_job *job)
     }
     rm->nlinks = job->hosts.n;
     rm->fences_tail = &rm->fences;
+    rm->listen_fd = -1;
     job->remote = rm;
     n = readlink("/proc/self/exe", self, sizeof(self) - 1);
     if (n <= 0 || getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
@@ -426,6 +440,7 @@ int comm_run_remote_launch(struct comm_run_job *job)
         pid_t pid;
         int wstatus, fd;
         long host;
+        uint64_t took;
 
         /* An agent whose launch command ended before it joined will never join. */
         while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
@@ -462,9 +477,9 @@ int comm_run_remote_launch(struct comm_run_job *job)
         if (fd < 0) {
             continue;
         }
-        host = remote_read_hello(job, fd, secret, time(NULL) + 5);
-        if (host < 0 || rm->links[host].hello || rm->links[host].launcher == 0 ||
-            (long)host == job->this_host) {
+        host = remote_read_hello(job, fd, secret, time(NULL) + 5, &took);
+        if (host < 0 || took != UINT64_MAX || rm->links[host].hello ||
+            rm->links[host].launcher == 0 || (long)host == job->this_host) {
             comm_log_warn("launcher", "refused a connection that did not prove the job's secret");
             close(fd);
             continue;
@@ -483,6 +498,10 @@ int comm_run_remote_launch(struct comm_run_job *job)
         }
     }
     rc = COMM_OK;
+    /* Kept open: an agent whose connection is reset connects again. */
+    rm->listen_fd = lfd;
+    snprintf(rm->secret, sizeof(rm->secret), "%s", secret);
+    lfd = -1;
 out:
     if (lfd >= 0) {
         close(lfd);
@@ -548,7 +567,7 @@ static void remote_try_fences(struct comm_run_job *job)
             if (rm->links[i].hello && !rm->links[i].gone) {
                 comm_run_wire_init(&w);
                 comm_run_wire_bytes(&w, all, total);
-                comm_run_wire_send(rm->links[i].bev, COMM_RUN_MSG_FENCE_DONE, &w);
+                comm_run_remote_send(&rm->links[i], COMM_RUN_MSG_FENCE_DONE, &w);
             }
         }
         if (job->local_np > 0) {
@@ -679,6 +698,130 @@ void comm_run_remote_lost(struct comm_run_link *l, const char *why)
     comm_run_job_check_done(job);
 }
 
+static int remote_attach_link(struct comm_run_job *job, struct comm_run_link *l);
+
+/* ---- reconnection ---------------------------------------------------------------------- *
+ *
+ * A connection between comm-run and an agent can be reset under a running job (a switch port,
+ * a host's sockets killed) while both ends live on.  So every message but PING is numbered and
+ * kept by its sender until a PING from the other side says how many it took.  When the
+ * connection fails (a reset: an orderly close is the other side leaving, and ends the job as
+ * before), the agent connects again every heartbeat (COMM_HEARTBEAT_MS) and proves the secret
+ * with how many of comm-run's messages it took; comm-run answers RESUMED with how many of the
+ * agent's it took, and each side writes again what the other lacks.  A side that stays
+ * without a connection for COMM_HEARTBEAT_LOST_MS since it last heard the other gives up on it
+ * as before. */
+
+/* Frees L's kept messages the other side has (it took TOOK). */
+static void remote_forget(struct comm_run_link *l, uint64_t took)
+{
+    while (l->kept != NULL && l->kept->seq <= took) {
+        struct comm_run_kept *k = l->kept;
+
+        l->kept = k->next;
+        free(k);
+    }
+    if (l->kept == NULL) {
+        l->kept_tail = &l->kept;
+    }
+}
+
+int comm_run_remote_send(struct comm_run_link *l, uint32_t type, struct comm_run_wire *w)
+{
+    struct comm_run_wire ping;
+    uint32_t head[2];
+    size_t body = w != NULL ? w->len : 0;
+    struct comm_run_kept *k;
+    int rc = COMM_OK;
+
+    if (type == COMM_RUN_MSG_PING) {
+        comm_run_wire_init(&ping);
+        comm_run_wire_u64(&ping, l->received);
+        return l->bev != NULL ? comm_run_wire_send(l->bev, type, &ping) : COMM_OK;
+    }
+    k = w != NULL && w->failed ? NULL : malloc(sizeof(*k) + sizeof(head) + body);
+    if (k == NULL) {
+        rc = COMM_ERR_NOMEM;
+    } else {
+        head[0] = htonl(type);
+        head[1] = htonl((uint32_t)body);
+        memcpy(k->bytes, head, sizeof(head));
+        if (body > 0) {
+            memcpy(k->bytes + sizeof(head), w->buf, body);
+        }
+        k->len = sizeof(head) + body;
+        k->seq = ++l->sent;
+        k->next = NULL;
+        if (l->kept_tail == NULL) {
+            l->kept_tail = &l->kept;
+        }
+        *l->kept_tail = k;
+        l->kept_tail = &k->next;
+        if (l->bev != NULL && bufferevent_write(l->bev, k->bytes, k->len) != 0) {
+            rc = COMM_ERR_NOMEM;
+        }
+    }
+    if (w != NULL) {
+        free(w->buf);
+        comm_run_wire_init(w);
+    }
+    return rc;
+}
+
+/* L's connection failed (WHY): closed, and waited for (comm-run) or made again (an agent). */
+static void remote_break(struct comm_run_link *l, const char *why)
+{
+    struct comm_run_job *job = l->job;
+    char self[320], other[320];
+
+    bufferevent_free(l->bev);
+    l->bev = NULL;
+    l->broken_ms = comm_run_now_ms();
+    l->resent = 0;
+    snprintf(l->broken_why, sizeof(l->broken_why), "%s", why);
+    remote_self(l, self, sizeof(self));
+    remote_other(l, other, sizeof(other));
+    comm_log_warn("launcher",
+                  "%sconnection to %s lost (%s); %s (the job ends if it stays lost %.1f s after "
+                  "it was last heard, COMM_HEARTBEAT_LOST_MS)",
+                  self, other, why,
+                  l->host >= 0 ? "waiting for its agent to connect again" : "connecting again",
+                  (double)job->opts->heartbeat_lost_ms / 1e3);
+}
+
+int comm_run_remote_resume(struct comm_run_link *l, int fd, uint64_t took)
+{
+    char self[320], other[320];
+    unsigned long n = 0;
+
+    l->fd = fd;
+    if (remote_attach_link(l->job, l) != COMM_OK) {
+        if (l->bev != NULL) {
+            bufferevent_free(l->bev);
+            l->bev = NULL;
+        } else {
+            close(fd);
+        }
+        l->fd = -1;
+        return COMM_ERR_SYSTEM;
+    }
+    remote_forget(l, took);
+    for (struct comm_run_kept *k = l->kept; k != NULL; k = k->next) {
+        bufferevent_write(l->bev, k->bytes, k->len);
+        n++;
+    }
+    remote_self(l, self, sizeof(self));
+    remote_other(l, other, sizeof(other));
+    comm_log_warn("launcher",
+                  "%sconnection to %s made again after %.1f s (lost: %s); %lu message%s sent again",
+                  self, other, (double)(comm_run_now_ms() - l->broken_ms) / 1e3, l->broken_why, n,
+                  n == 1 ? "" : "s");
+    l->broken_ms = 0;
+    l->suspected = false;
+    l->heard_ms = comm_run_now_ms();
+    return COMM_OK;
+}
+
 static void remote_on_read(struct bufferevent *bev, void *arg)
 {
     struct comm_run_link *l = arg;
@@ -701,6 +844,15 @@ static void remote_on_read(struct bufferevent *bev, void *arg)
             comm_run_remote_lost(l, "it sent a malformed message");
             return;
         }
+        if (type == COMM_RUN_MSG_PING) {
+            uint64_t took = comm_run_read_u64(&r);
+
+            if (!r.bad) {
+                remote_forget(l, took);
+            }
+        } else {
+            l->received++;
+        }
         l->on_message(l, type, &r);
         if (r.bad) {
             comm_run_reader_free(&r);
@@ -716,7 +868,10 @@ static void remote_on_event(struct bufferevent *bev, short what, void *arg)
     struct comm_run_link *l = arg;
 
     (void)bev;
-    if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+    if (what & BEV_EVENT_ERROR && !l->gone && !l->done) {
+        /* A reset, not the other side closing: the agent connects again. */
+        remote_break(l, "its connection failed");
+    } else if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
         comm_run_remote_lost(l, what & BEV_EVENT_EOF ? "its connection closed"
                                                      : "its connection failed");
     }
@@ -746,7 +901,7 @@ static void remote_on_ping(evutil_socket_t fd, short what, void *arg)
         struct comm_run_link *l = rm->coord ? rm->coord : &rm->links[i];
         uint64_t silent = now - l->heard_ms;
 
-        if (l->bev == NULL || l->gone || (l->host >= 0 && l->done)) {
+        if ((l->bev == NULL && l->broken_ms == 0) || l->gone || (l->host >= 0 && l->done)) {
             continue;
         }
         if (silent >= (uint64_t)o->heartbeat_lost_ms) {
@@ -757,7 +912,8 @@ static void remote_on_ping(evutil_socket_t fd, short what, void *arg)
             comm_run_remote_lost(l, why);
             continue;
         }
-        if (!l->suspected && silent >= (uint64_t)(o->heartbeat_ms * o->heartbeat_misses)) {
+        if (!l->suspected && l->broken_ms == 0 &&
+            silent >= (uint64_t)(o->heartbeat_ms * o->heartbeat_misses)) {
             char self[320], other[320];
 
             remote_self(l, self, sizeof(self));
@@ -770,7 +926,11 @@ static void remote_on_ping(evutil_socket_t fd, short what, void *arg)
                           (double)o->heartbeat_lost_ms / 1e3);
             l->suspected = true;
         }
-        comm_run_wire_send(l->bev, COMM_RUN_MSG_PING, NULL);
+        if (l->bev != NULL) {
+            comm_run_remote_send(l, COMM_RUN_MSG_PING, NULL);
+        } else if (l->host < 0) {
+            comm_run_agent_reconnect(job);
+        }
     }
     if (job->remote->coord != NULL) {
         comm_run_job_check_done(job);
@@ -792,6 +952,44 @@ static int remote_attach_link(struct comm_run_job *job, struct comm_run_link *l)
     return bufferevent_enable(l->bev, EV_READ | EV_WRITE) == 0 ? COMM_OK : COMM_ERR_SYSTEM;
 }
 
+/* comm-run: an agent connects again (its connection was reset): proven, it gets the count of
+ * its messages comm-run took, and both sides write again what the other lacks. */
+static void remote_on_accept(evutil_socket_t lfd, short what, void *arg)
+{
+    struct comm_run_job *job = arg;
+    struct comm_run_remote *rm = job->remote;
+    uint64_t took = UINT64_MAX;
+    uint32_t head[2] = {htonl(COMM_RUN_MSG_RESUMED), htonl(8)};
+    unsigned char count[8];
+    struct comm_run_link *l;
+    long host;
+    int fd;
+
+    (void)what;
+    fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd < 0) {
+        return;
+    }
+    comm_run_remote_nonblocking(fd, false);
+    host = remote_read_hello(job, fd, rm->secret, time(NULL) + 5, &took);
+    l = host >= 0 ? &rm->links[host] : NULL;
+    if (l == NULL || took == UINT64_MAX || !l->hello || l->gone || l->broken_ms == 0) {
+        comm_log_warn("launcher", "refused a connection that did not prove the job's secret or "
+                                  "came for no lost connection");
+        close(fd);
+        return;
+    }
+    for (int i = 0; i < 8; i++) {
+        count[i] = (unsigned char)(l->received >> (56 - 8 * i));
+    }
+    if (comm_run_remote_io_all(fd, head, sizeof(head), true, time(NULL) + 5) < 0 ||
+        comm_run_remote_io_all(fd, count, sizeof(count), true, time(NULL) + 5) < 0) {
+        close(fd);
+        return;
+    }
+    comm_run_remote_resume(l, fd, took);
+}
+
 int comm_run_remote_attach(struct comm_run_job *job)
 {
     struct comm_run_remote *rm = job->remote;
@@ -804,6 +1002,14 @@ int comm_run_remote_attach(struct comm_run_job *job)
     for (size_t i = 0; i < rm->nlinks && rc == COMM_OK; i++) {
         if (rm->links[i].hello) {
             rc = remote_attach_link(job, &rm->links[i]);
+        }
+    }
+    if (rm->coord == NULL && rm->listen_fd >= 0) {
+        comm_run_remote_nonblocking(rm->listen_fd, true);
+        rm->accept_ev =
+            event_new(job->base, rm->listen_fd, EV_READ | EV_PERSIST, remote_on_accept, job);
+        if (rm->accept_ev == NULL || event_add(rm->accept_ev, NULL) != 0) {
+            rc = COMM_ERR_SYSTEM;
         }
     }
     rm->ping_ev = event_new(job->base, -1, EV_PERSIST, remote_on_ping, job);
@@ -819,8 +1025,8 @@ void comm_run_remote_stop(struct comm_run_job *job)
     struct comm_run_remote *rm = job->remote;
 
     for (size_t i = 0; i < rm->nlinks; i++) {
-        if (rm->links[i].bev != NULL && !rm->links[i].gone) {
-            comm_run_wire_send(rm->links[i].bev, COMM_RUN_MSG_STOP, NULL);
+        if (rm->links[i].hello && !rm->links[i].gone) {
+            comm_run_remote_send(&rm->links[i], COMM_RUN_MSG_STOP, NULL);
         }
     }
 }
@@ -837,7 +1043,7 @@ void comm_run_remote_fence(struct comm_run_job *job, struct comm_run_fence *f)
 
         comm_run_wire_init(&w);
         comm_run_wire_bytes(&w, f->data, f->len);
-        if (rm->coord->gone || comm_run_wire_send(rm->coord->bev, COMM_RUN_MSG_FENCE, &w) < 0) {
+        if (rm->coord->gone || comm_run_remote_send(rm->coord, COMM_RUN_MSG_FENCE, &w) < 0) {
             comm_run_remote_lost(rm->coord, "a fence could not be sent");
         }
         return;
@@ -859,7 +1065,7 @@ void comm_run_remote_exit(struct comm_run_job *job, const struct comm_run_rank *
     comm_run_wire_u64(&w, (uint64_t)(unsigned)r->wait_status);
     comm_run_wire_u64(&w, atomic_load(&r->connected));
     comm_run_wire_u64(&w, atomic_load(&r->finalized));
-    comm_run_wire_send(rm->coord->bev, COMM_RUN_MSG_EXIT, &w);
+    comm_run_remote_send(rm->coord, COMM_RUN_MSG_EXIT, &w);
 }
 
 void comm_run_remote_abort(struct comm_run_job *job, const struct comm_run_rank *r)
@@ -875,7 +1081,7 @@ void comm_run_remote_abort(struct comm_run_job *job, const struct comm_run_rank 
     comm_run_wire_u64(&w, (uint64_t)r->pid);
     comm_run_wire_u64(&w, (uint64_t)(unsigned)r->abort_status);
     comm_run_wire_str(&w, r->abort_message);
-    comm_run_wire_send(rm->coord->bev, COMM_RUN_MSG_ABORT, &w);
+    comm_run_remote_send(rm->coord, COMM_RUN_MSG_ABORT, &w);
 }
 
 bool comm_run_remote_done(struct comm_run_job *job)
@@ -886,7 +1092,7 @@ bool comm_run_remote_done(struct comm_run_job *job)
         /* An agent: its ranks are done; say so once, then leave when it is written. */
         if (!rm->coord->done && !rm->coord->gone && rm->coord->bev != NULL) {
             rm->coord->done = true;
-            comm_run_wire_send(rm->coord->bev, COMM_RUN_MSG_DONE, NULL);
+            comm_run_remote_send(rm->coord, COMM_RUN_MSG_DONE, NULL);
             return false;
         }
         return rm->coord->gone;
@@ -923,6 +1129,12 @@ void comm_run_remote_free(struct comm_run_job *job)
     if (rm->ping_ev != NULL) {
         event_free(rm->ping_ev);
     }
+    if (rm->accept_ev != NULL) {
+        event_free(rm->accept_ev);
+    }
+    if (rm->listen_fd >= 0 && rm->coord == NULL) {
+        close(rm->listen_fd);
+    }
     for (size_t i = 0; i < rm->nlinks + (rm->coord ? 1 : 0); i++) {
         struct comm_run_link *l = rm->coord ? rm->coord : &rm->links[i];
 
@@ -932,6 +1144,7 @@ void comm_run_remote_free(struct comm_run_job *job)
         if (l->fd >= 0 && l->bev == NULL && (l->hello || l->host < 0)) {
             close(l->fd);
         }
+        remote_forget(l, UINT64_MAX);
         while (l->parts != NULL) {
             struct comm_run_part *p = l->parts;
 

@@ -38,6 +38,16 @@ struct comm_run_link {
     bool gone;         /* connection lost or silent */
     bool suspected;    /* silent for COMM_HEARTBEAT_MISSES heartbeats, said in a warning */
     uint64_t heard_ms; /* last message (comm_run_now_ms) */
+    /* Across a lost connection (comm_run_remote.c, "Reconnection"): messages other than PING
+     * are numbered, SENT of ours and RECEIVED of the other side's, and ours are KEPT until a
+     * PING says the other side has them.  BROKEN_MS: the connection was lost then and not
+     * made again yet (0: connected); RESENT counts what went again after it. */
+    uint64_t sent;
+    uint64_t received;
+    struct comm_run_kept *kept, **kept_tail;
+    uint64_t broken_ms;
+    unsigned long resent;
+    char broken_why[64];
     struct comm_run_part *parts, **parts_tail; /* comm-run: its fence parts not yet used */
     /* What this side does with one message from the other (comm_run_remote.c for comm-run's
      * links to the agents, comm_run_agent.c for an agent's link to comm-run). */
@@ -45,6 +55,14 @@ struct comm_run_link {
 };
 
 /* One host's part of a fence. */
+/* A message kept until the other side has it: its number and its bytes, header included. */
+struct comm_run_kept {
+    struct comm_run_kept *next;
+    uint64_t seq;
+    size_t len;
+    char bytes[];
+};
+
 struct comm_run_part {
     struct comm_run_part *next;
     char *data;
@@ -58,6 +76,10 @@ struct comm_run_remote {
     struct event *ping_ev;
     /* comm-run: its own fences waiting for the other hosts; an agent: fences sent up. */
     struct comm_run_fence *fences, **fences_tail;
+    int listen_fd; /* comm-run: where agents connect again */
+    struct event *accept_ev;
+    char secret[2 * COMM_RUN_REMOTE_SECRET_LEN + 1]; /* the job's, to connect again */
+    const char *agent_connect;                       /* ... to this "A,B:PORT" */
     struct comm_run_options agent_opts; /* an agent: the options comm-run sent */
     char **agent_strings;               /* an agent: what agent_opts points into */
     size_t nagent_strings;
@@ -77,5 +99,18 @@ void comm_run_remote_note_interface(int fd, char *list, size_t len);
 /* Takes the other side of L for gone (WHY says how it went): comm-run fails the job naming the
  * host, an agent stops its ranks. */
 void comm_run_remote_lost(struct comm_run_link *l, const char *why);
+
+/* Sends message TYPE with body W (NULL: none) to L's other side, numbered and kept until it
+ * has it (PING: with how many of its messages this side took, not kept); written at once when
+ * connected, else when the connection is made again.  W is emptied. */
+int comm_run_remote_send(struct comm_run_link *l, uint32_t type, struct comm_run_wire *w);
+
+/* Takes FD, a connection made again, as L's: writes again what L's other side lacks (it took
+ * TOOK of ours) and says so.  COMM_OK, or a status (FD closed). */
+int comm_run_remote_resume(struct comm_run_link *l, int fd, uint64_t took);
+
+/* An agent: connects to comm-run again (from the ping timer while its link is broken);
+ * comm_run_agent.c. */
+void comm_run_agent_reconnect(struct comm_run_job *job);
 
 #endif

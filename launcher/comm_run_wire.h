@@ -24,7 +24,10 @@ enum comm_run_msg {
     COMM_RUN_MSG_FENCE_DONE = 7, /* the whole job's data */
     COMM_RUN_MSG_STOP = 8,       /* stop the ranks: TERM, then KILL after the grace time */
     COMM_RUN_MSG_DONE = 9,       /* every rank of the host has exited and its output is out */
-    COMM_RUN_MSG_PING = 10,      /* keeps the other side from thinking this one is gone */
+    COMM_RUN_MSG_PING = 10,      /* keeps the other side from thinking this one is gone; how
+                                  * many of its messages this side took */
+    COMM_RUN_MSG_RESUMED = 11,   /* comm-run to an agent that connected again: how many of
+                                  * its messages comm-run took */
 };
 
 /* The largest message body (a fence carries every rank's business card). */

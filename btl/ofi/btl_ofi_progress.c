@@ -142,7 +142,14 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
     }
     switch (op->type) {
     case BTL_OFI_OP_RECV:
-        if (err.err != FI_ECANCELED) {
+        if (err.err == FI_ECANCELED) {
+            break; /* closing */
+        }
+        if (comm_btl_ofi_link_error(err.err)) {
+            /* A connection lost under a message on its way: its sender sends it again. */
+            comm_log_debug("btl_ofi", "a receive failed: %s", why);
+            comm_btl_ofi_post_rx(m, (struct btl_ofi_rx *)op);
+        } else {
             comm_log_error("btl_ofi", "a receive failed: %s (%s)",
                            comm_btl_ofi_fi_strerror(err.err), text);
             comm_btl_ofi_post_rx(m, (struct btl_ofi_rx *)op);

@@ -92,8 +92,9 @@
 #                 | stop RANK | cont RANK
 #                           a fault on HOST while a job runs: its interface down or up; its
 #                           link shaped to RATE both ways (or back to unshaped); every TCP
-#                           connection it has reset (ss -K), or all but those to remote port
-#                           PORT (comm-run's, say); no route from it to HOST2 (or the route
+#                           connection it has to other hosts reset (ss -K; those on loopback,
+#                           its ranks' to their PMIx server, stay), or all but those to remote
+#                           port PORT (comm-run's, say); no route from it to HOST2 (or the route
 #                           back); the rank RANK of a job on it stopped (SIGSTOP) or continued.
 #
 # Settings: CLUSTER_UPLINK_RATE (tc rate, default 200mbit), CLUSTER_NET (the first two octets,
@@ -607,9 +608,9 @@ cluster_fault() {
     down | up) _cluster_do ip -n "$host" link set "$CLUSTER_IFACE" "$what" ;;
     rate)
         if [[ $arg == off ]]; then
-            ip -n "$host" qdisc del dev "$CLUSTER_IFACE" root 2>/dev/null
-            ip -n "$CLUSTER_FABRIC" qdisc del dev "cl${CLUSTER_ID}h$n" root 2>/dev/null
-            return 0
+            _cluster_do ip netns exec "$host" tc qdisc del dev "$CLUSTER_IFACE" root &&
+                _cluster_do ip netns exec "$CLUSTER_FABRIC" tc qdisc del dev "cl${CLUSTER_ID}h$n" root
+            return
         fi
         _cluster_rate_bytes "$arg" >/dev/null ||
             { _cluster_error "rate '$arg' is not a rate like 1mbit or 500kbit (or off)"; return 2; }
@@ -621,9 +622,9 @@ cluster_fault() {
     reset)
         if [[ -n $arg ]]; then
             [[ $arg =~ ^[0-9]+$ ]] || { _cluster_error "port '$arg' is not a number"; return 2; }
-            _cluster_do ip netns exec "$host" ss -K -tnH not dport = ":$arg"
+            _cluster_do ip netns exec "$host" ss -K -tnH not dst 127.0.0.0/8 and not dport = ":$arg"
         else
-            _cluster_do ip netns exec "$host" ss -K -tnH
+            _cluster_do ip netns exec "$host" ss -K -tnH not dst 127.0.0.0/8
         fi
         ;;
     cut | uncut)
