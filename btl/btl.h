@@ -238,6 +238,9 @@ typedef void (*comm_btl_close_fn)(struct comm_btl_module *module);
  * which nothing progresses.
  */
 typedef int (*comm_btl_flush_fn)(struct comm_btl_module *module);
+/* What the btl knows of its link to EP's peer that a report of a stuck wait should say (a
+ * link down, messages not acknowledged), written to OUT; "" when nothing. */
+typedef void (*comm_btl_describe_fn)(struct comm_btl_endpoint *ep, char *out, size_t len);
 
 struct comm_btl_ops {
     size_t size; /* sizeof(struct comm_btl_ops) the btl was built with */
@@ -260,6 +263,7 @@ struct comm_btl_ops {
     comm_btl_get_start_fn get_start;
     comm_btl_put_start_fn put_start;
     comm_btl_write_start_fn write_start;
+    comm_btl_describe_fn describe;
 };
 
 /* The common head of every module; a btl embeds it first in its own module struct. */

@@ -89,6 +89,14 @@ int comm_btl_stub_put_start(struct comm_btl_endpoint *ep, const void *local, siz
     return COMM_ERR_NOT_SUPPORTED;
 }
 
+void comm_btl_stub_describe(struct comm_btl_endpoint *ep, char *out, size_t len)
+{
+    (void)ep;
+    if (len > 0) {
+        out[0] = '\0';
+    }
+}
+
 int comm_btl_stub_write_start(struct comm_btl_endpoint *ep, const struct iovec *local,
                               size_t nlocal, uint64_t remote, const struct comm_btl_key *remote_key,
                               size_t len, comm_btl_get_done_fn done, void *ctx)

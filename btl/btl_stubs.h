@@ -23,6 +23,7 @@ int comm_btl_stub_get_start(struct comm_btl_endpoint *ep, const struct iovec *lo
 int comm_btl_stub_put_start(struct comm_btl_endpoint *ep, const void *local, size_t len,
                             uint64_t remote, const struct comm_btl_key *remote_key, uint32_t token,
                             comm_btl_get_done_fn done, void *ctx);
+void comm_btl_stub_describe(struct comm_btl_endpoint *ep, char *out, size_t len);
 int comm_btl_stub_write_start(struct comm_btl_endpoint *ep, const struct iovec *local,
                               size_t nlocal, uint64_t remote, const struct comm_btl_key *remote_key,
                               size_t len, comm_btl_get_done_fn done, void *ctx);

@@ -1250,6 +1250,7 @@ const struct comm_btl_ops comm_btl_ofi = {
     .get_start = comm_btl_ofi_get_start,
     .put_start = comm_btl_ofi_put_start,
     .write_start = comm_btl_ofi_write_start,
+    .describe = comm_btl_ofi_describe,
     .register_mem = comm_btl_ofi_register,
     .deregister_mem = comm_btl_ofi_deregister,
     .progress = comm_btl_ofi_progress,

@@ -288,3 +288,24 @@ void comm_btl_ofi_links_check(struct btl_ofi_module *m)
         }
     }
 }
+
+void comm_btl_ofi_describe(struct comm_btl_endpoint *base, char *out, size_t len)
+{
+    struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
+    struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
+    uint64_t now = comm_btl_ofi_now_ns();
+    unsigned kept = (unsigned)(ep->tx_seq - ep->peer_took);
+
+    if (ep->link != BTL_OFI_LINK_UP) {
+        snprintf(out, len,
+                 "its network link is down since %.1f s (%s), %u message%s kept to send "
+                 "again; the job ends at %.1f s (COMM_LINK_TIMEOUT_MS)",
+                 (double)(now - ep->down_ns) / 1e9, ep->cause, kept, kept == 1 ? "" : "s",
+                 (double)m->link_timeout_ns / 1e9);
+    } else if (kept > 0 && now - ep->ack_ns >= BTL_OFI_LINK_PROBE_NS) {
+        snprintf(out, len, "%u message%s to it not acknowledged for %.1f s", kept,
+                 kept == 1 ? "" : "s", (double)(now - ep->ack_ns) / 1e9);
+    } else if (len > 0) {
+        out[0] = '\0';
+    }
+}

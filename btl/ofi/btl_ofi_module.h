@@ -710,6 +710,8 @@ void comm_btl_ofi_link_failed(struct btl_ofi_module *m, struct btl_ofi_endpoint 
                               const char *cause);
 /* Whether a provider's error ERR (positive) says the connection under a link was lost. */
 bool comm_btl_ofi_link_error(int err);
+/* What a report of a stuck wait says of the link to EP's peer (comm_btl_describe_fn). */
+void comm_btl_ofi_describe(struct comm_btl_endpoint *base, char *out, size_t len);
 /* Runs the link timers when they are due: acknowledgements owed for a while, kept messages
  * not acknowledged for a while, links down to be tried again or given up. */
 void comm_btl_ofi_links_check(struct btl_ofi_module *m);

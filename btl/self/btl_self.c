@@ -213,4 +213,5 @@ const struct comm_btl_ops comm_btl_self = {
     .get_start = comm_btl_stub_get_start,
     .put_start = comm_btl_stub_put_start,
     .write_start = comm_btl_stub_write_start,
+    .describe = comm_btl_stub_describe,
 };

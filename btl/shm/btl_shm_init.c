@@ -454,4 +454,5 @@ const struct comm_btl_ops comm_btl_shm = {
     .get_start = comm_btl_stub_get_start,
     .put_start = comm_btl_stub_put_start,
     .write_start = comm_btl_shm_write_start,
+    .describe = comm_btl_stub_describe,
 };

@@ -90,4 +90,5 @@ const struct comm_btl_ops comm_btl_template = {
     .get_start = comm_btl_stub_get_start,
     .put_start = comm_btl_stub_put_start,
     .write_start = comm_btl_stub_write_start,
+    .describe = comm_btl_stub_describe,
 };

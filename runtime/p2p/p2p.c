@@ -1317,7 +1317,7 @@ void comm_p2p_report_waits(void)
     }
     comm_communicator_each(p2p_note_posted, w);
     for (long r = 0; r <= p2p_nprocs; r++) {
-        char line[512], comm[MPI_MAX_OBJECT_NAME + 32];
+        char line[768], comm[MPI_MAX_OBJECT_NAME + 32];
         size_t used = 0;
         unsigned queued = 0;
         uint64_t queued_bytes = 0;
@@ -1376,7 +1376,16 @@ void comm_p2p_report_waits(void)
                                      proc->writes_offered == 1 ? "" : "s");
         }
         if (proc != NULL && proc->ctl_head != NULL && used < sizeof(line)) {
-            snprintf(line + used, sizeof(line) - used, " answers waiting for room to go out");
+            used += (size_t)snprintf(line + used, sizeof(line) - used,
+                                     " answers waiting for room to go out");
+        }
+        if (proc != NULL && proc->ep != NULL && used + 3 < sizeof(line)) {
+            char link[256];
+
+            proc->ep->module->ops->describe(proc->ep, link, sizeof(link));
+            if (link[0] != '\0') {
+                snprintf(line + used, sizeof(line) - used, "; %s", link);
+            }
         }
         comm_log_warn("runtime", "%s", line);
     }

@@ -64,6 +64,7 @@ START_TEST(every_table_is_complete)
         ck_assert_ptr_nonnull(t->put);
         ck_assert_ptr_nonnull(t->put_start);
         ck_assert_ptr_nonnull(t->write_start);
+        ck_assert_ptr_nonnull(t->describe);
     }
 }
 END_TEST
