@@ -973,11 +973,16 @@ static void remote_on_accept(evutil_socket_t lfd, short what, void *arg)
     comm_run_remote_nonblocking(fd, false);
     host = remote_read_hello(job, fd, rm->secret, time(NULL) + 5, &took);
     l = host >= 0 ? &rm->links[host] : NULL;
-    if (l == NULL || took == UINT64_MAX || !l->hello || l->gone || l->broken_ms == 0) {
+    if (l == NULL || took == UINT64_MAX || !l->hello || l->gone || l->done) {
         comm_log_warn("launcher", "refused a connection that did not prove the job's secret or "
-                                  "came for no lost connection");
+                                  "came for no agent still at work");
         close(fd);
         return;
+    }
+    if (l->broken_ms == 0) {
+        /* The agent saw its connection fail before this side did (the reset did not reach it):
+         * the old one is dead. */
+        remote_break(l, "its agent connected again");
     }
     for (int i = 0; i < 8; i++) {
         count[i] = (unsigned char)(l->received >> (56 - 8 * i));
