@@ -777,7 +777,6 @@ static void remote_break(struct comm_run_link *l, const char *why)
     bufferevent_free(l->bev);
     l->bev = NULL;
     l->broken_ms = comm_run_now_ms();
-    l->resent = 0;
     snprintf(l->broken_why, sizeof(l->broken_why), "%s", why);
     remote_self(l, self, sizeof(self));
     remote_other(l, other, sizeof(other));

@@ -40,13 +40,12 @@ struct comm_run_link {
     uint64_t heard_ms; /* last message (comm_run_now_ms) */
     /* Across a lost connection (comm_run_remote.c, "Reconnection"): messages other than PING
      * are numbered, SENT of ours and RECEIVED of the other side's, and ours are KEPT until a
-     * PING says the other side has them.  BROKEN_MS: the connection was lost then and not
-     * made again yet (0: connected); RESENT counts what went again after it. */
+     * PING says the other side has them.  BROKEN_MS: the connection was lost then (BROKEN_WHY
+     * says how) and not made again yet (0: connected). */
     uint64_t sent;
     uint64_t received;
     struct comm_run_kept *kept, **kept_tail;
     uint64_t broken_ms;
-    unsigned long resent;
     char broken_why[64];
     struct comm_run_part *parts, **parts_tail; /* comm-run: its fence parts not yet used */
     /* What this side does with one message from the other (comm_run_remote.c for comm-run's

@@ -183,7 +183,8 @@ void comm_btl_ofi_link_sent(struct btl_ofi_module *m, struct btl_ofi_tx *tx, boo
 
 /* Sends again, in order, every message EP keeps (none held by the provider), with what we
  * took now; what waited in the backlog goes behind them (credit messages there are dropped:
- * the copies carry the count).  Returns how many; under the send lock. */
+ * the copies carry the count).  Returns how many were handed on (up to one the provider
+ * refused at once); under the send lock. */
 static unsigned ofi_link_resend(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep)
 {
     unsigned n = 0;
@@ -200,7 +201,6 @@ static unsigned ofi_link_resend(struct btl_ofi_module *m, struct btl_ofi_endpoin
     ep->backlog_tail = NULL;
     for (struct btl_ofi_tx *tx = ep->kept_head; tx != NULL; tx = tx->kept_next) {
         ((struct btl_ofi_hdr *)(void *)tx->buf)->ack = ep->took;
-        n++;
     }
     ep->owed = 0;
     ep->ack_aged = false;
@@ -209,6 +209,7 @@ static unsigned ofi_link_resend(struct btl_ofi_module *m, struct btl_ofi_endpoin
         if (ep->link == BTL_OFI_LINK_DOWN) {
             break; /* refused at once: the rest are sent with it, next time */
         }
+        n++;
     }
     return n;
 }
