@@ -109,7 +109,8 @@ static int rma_check_match(const char *func, struct comm_win *w, MPI_Count count
     return MPI_SUCCESS;
 }
 
-/* An accumulate's op: predefined, and defined on the target type. */
+/* An accumulate's op: predefined, and defined on the target type unless there is no element
+ * to combine. */
 static int rma_check_op(const char *func, struct comm_win *w, MPI_Op op, struct comm_rma_op *o)
 {
     o->op = comm_op_lookup(op);
@@ -122,8 +123,8 @@ static int rma_check_op(const char *func, struct comm_win *w, MPI_Op op, struct 
                               "user-defined op",
                               func);
     }
-    if (o->op == w->accepted_op && o->tdt == w->accepted_type) {
-        return MPI_SUCCESS; /* as the last time */
+    if (o->tcount == 0 || (o->op == w->accepted_op && o->tdt == w->accepted_type)) {
+        return MPI_SUCCESS; /* nothing to combine (as Open MPI and MPICH), or as the last time */
     }
     if (!comm_op_accepts(o->op, o->tdt)) {
         return comm_api_error(w->comm, MPI_ERR_OP, "%s: %s is not defined on the target type", func,

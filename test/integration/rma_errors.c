@@ -64,6 +64,11 @@ int main(int argc, char **argv)
     EXPECT(MPI_Get(got, -1, MPI_INT, 0, 0, -1, MPI_INT, win), MPI_ERR_COUNT);
     EXPECT(MPI_Put(buf, 1, MPI_DATATYPE_NULL, 0, 0, 1, MPI_INT, win), MPI_ERR_TYPE);
     EXPECT(MPI_Accumulate(buf, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_OP_NULL, win), MPI_ERR_OP);
+    /* An op not defined on the type is refused, unless there is nothing to combine. */
+    EXPECT(MPI_Accumulate(buf, 1, MPI_BYTE, 0, 0, 1, MPI_BYTE, MPI_SUM, win), MPI_ERR_OP);
+    CHECK_MPI(MPI_Accumulate(buf, 0, MPI_BYTE, 0, 0, 0, MPI_BYTE, MPI_SUM, win));
+    CHECK_MPI(MPI_Get_accumulate(buf, 0, MPI_BYTE, got, 0, MPI_BYTE, 0, 0, 0, MPI_BYTE, MPI_SUM,
+                                 win));
     /* Beyond the window's end: the MPI knows its size (MPI_Win_allocate). */
     EXPECT(MPI_Put(buf, N, MPI_INT, 0, 1, N, MPI_INT, win), MPI_ERR_RMA_RANGE);
     EXPECT(MPI_Get(got, 1, MPI_INT, 0, N, 1, MPI_INT, win), MPI_ERR_RMA_RANGE);
