@@ -41,7 +41,7 @@ static const struct {
     int npredefined;
 } handle_kinds[COMM_API_HANDLE_NKINDS] = {
     [COMM_API_HANDLE_COMM] = {"MPI_Comm_c2f", 0x100, 3},
-    [COMM_API_HANDLE_TYPE] = {"MPI_Type_c2f", 0x200, 0x3b},
+    [COMM_API_HANDLE_TYPE] = {"MPI_Type_c2f", 0x200, 0x3f},
     [COMM_API_HANDLE_GROUP] = {"MPI_Group_c2f", 0x108, 2},
     [COMM_API_HANDLE_REQUEST] = {"MPI_Request_c2f", 0x180, 1},
     [COMM_API_HANDLE_OP] = {"MPI_Op_c2f", 0x140, 15},

@@ -120,6 +120,11 @@ typedef struct MPI_Status {
 #define MPI_COMPLEX8 ((MPI_Datatype)0x238)
 #define MPI_COMPLEX16 ((MPI_Datatype)0x239)
 #define MPI_COMPLEX32 ((MPI_Datatype)0x23a)
+/* C++'s bool and std::complex<T> (MPI 3.1 defines them in C too): layouts as C's. */
+#define MPI_CXX_BOOL ((MPI_Datatype)0x23b)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x23c)
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x23d)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x23e)
 #define MPI_LONG_LONG MPI_LONG_LONG_INT
 #define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
 

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <wchar.h>
 
-/* Handles 0x200 (MPI_DATATYPE_NULL) to 0x23a (MPI_COMPLEX32). */
-enum { DT_HANDLE_FIRST = 0x200, DT_NPREDEFINED = 0x3b };
+/* Handles 0x200 (MPI_DATATYPE_NULL) to 0x23e (MPI_CXX_LONG_DOUBLE_COMPLEX). */
+enum { DT_HANDLE_FIRST = 0x200, DT_NPREDEFINED = 0x3f };
 
 /* C layouts of the pair types. */
 struct dt_float_int {
@@ -145,6 +145,14 @@ static const struct dt_predefined_info dt_predefined_info[] = {
     {MPI_COMPLEX8, "MPI_COMPLEX8", sizeof(float _Complex), 0, 0, sizeof(float _Complex)},
     {MPI_COMPLEX16, "MPI_COMPLEX16", sizeof(double _Complex), 0, 0, sizeof(double _Complex)},
     {MPI_COMPLEX32, "MPI_COMPLEX32", 32, 0, 0, 32},
+    /* C++: bool is one byte and std::complex<T> is laid out as T _Complex (C++11 26.4). */
+    {MPI_CXX_BOOL, "MPI_CXX_BOOL", sizeof(_Bool), 0, 0, sizeof(_Bool)},
+    {MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX", sizeof(float _Complex), 0, 0,
+     sizeof(float _Complex)},
+    {MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", sizeof(double _Complex), 0, 0,
+     sizeof(double _Complex)},
+    {MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX", sizeof(long double _Complex), 0, 0,
+     sizeof(long double _Complex)},
 };
 
 enum { DT_NINFO = sizeof(dt_predefined_info) / sizeof(dt_predefined_info[0]) };

@@ -389,12 +389,16 @@ static const struct op_type_info op_types[] = {
     {MPI_COMPLEX8, OP_CFLT, OP_GRP_COMPLEX},
     {MPI_COMPLEX16, OP_CDBL, OP_GRP_COMPLEX},
     {MPI_COMPLEX32, OP_COMPLEX32, OP_GRP_COMPLEX},
+    {MPI_CXX_BOOL, OP_U8, OP_GRP_LOGICAL},
+    {MPI_CXX_FLOAT_COMPLEX, OP_CFLT, OP_GRP_COMPLEX},
+    {MPI_CXX_DOUBLE_COMPLEX, OP_CDBL, OP_GRP_COMPLEX},
+    {MPI_CXX_LONG_DOUBLE_COMPLEX, OP_CLDBL, OP_GRP_COMPLEX},
 };
 
 enum {
     OP_NTYPES = sizeof(op_types) / sizeof(op_types[0]),
     OP_DT_FIRST = 0x200, /* MPI_DATATYPE_NULL */
-    OP_DT_COUNT = 0x3b,  /* to MPI_COMPLEX32 */
+    OP_DT_COUNT = 0x3f,  /* to MPI_CXX_LONG_DOUBLE_COMPLEX */
 };
 
 /* op_types indexed by handle: entry + 1, 0 for a type no op is defined on. */
