@@ -1180,10 +1180,11 @@ static void btl_ofi_close(struct comm_btl_module *module)
                       m->credit_msgs);
     }
     if (m->msgs_resent > 0 || m->dups_dropped > 0 || m->links_lost > 0) {
-        comm_log_info("btl_ofi",
-                      "links: %lu went down, %lu messages were sent again (a link down, or no "
-                      "acknowledgement for a while), %lu that came twice were dropped",
-                      m->links_lost, m->msgs_resent, m->dups_dropped);
+        comm_log_info(
+            "btl_ofi",
+            "links: %lu went down, %lu messages were sent again (a link down, or no "
+            "acknowledgement for a while), %lu that came twice or after one lost were dropped",
+            m->links_lost, m->msgs_resent, m->dups_dropped);
     }
     comm_btl_ofi_rails_report(m);
     if (m->gets_started > 0) {

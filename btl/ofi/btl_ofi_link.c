@@ -122,8 +122,14 @@ bool comm_btl_ofi_link_error(int err)
     }
 }
 
-/* EP's link fails (CAUSE): down, tried again after a while; under the send lock. */
-static void ofi_link_down(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep, const char *cause)
+/* The messages to EP's peer it has not acknowledged. */
+static unsigned ofi_link_unacked(const struct btl_ofi_endpoint *ep)
+{
+    return (unsigned)(ep->tx_seq - ep->peer_took);
+}
+
+void comm_btl_ofi_link_down(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                            const char *cause)
 {
     uint64_t now = comm_btl_ofi_now_ns();
     uint64_t wait = BTL_OFI_LINK_RETRY_NS;
@@ -134,14 +140,13 @@ static void ofi_link_down(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
         ep->resent = 0;
         snprintf(ep->cause, sizeof(ep->cause), "%s", cause);
         m->links_lost++;
-        unsigned kept = (unsigned)(ep->tx_seq - ep->peer_took);
-
         comm_log_warn("btl_ofi",
                       "host %s: link to rank %ld (host %s) lost: %s; connecting again, with %u "
                       "message%s not acknowledged to send again (the job ends if it stays down "
                       "for COMM_LINK_TIMEOUT_MS, %.1f s)",
-                      m->host, ep->base.peer, comm_btl_ofi_peer_host(ep), cause, kept,
-                      kept == 1 ? "" : "s", (double)m->link_timeout_ns / 1e9);
+                      m->host, ep->base.peer, comm_btl_ofi_peer_host(ep), cause,
+                      ofi_link_unacked(ep), ofi_link_unacked(ep) == 1 ? "" : "s",
+                      (double)m->link_timeout_ns / 1e9);
     } else if (ep->link == BTL_OFI_LINK_RESENDING) {
         /* Failed again: wait longer each time, within a second. */
         uint64_t since = now - ep->down_ns;
@@ -161,7 +166,7 @@ void comm_btl_ofi_link_failed(struct btl_ofi_module *m, struct btl_ofi_endpoint 
                               const char *cause)
 {
     btl_ofi_tx_lock(m);
-    ofi_link_down(m, ep, cause);
+    comm_btl_ofi_link_down(m, ep, cause);
     btl_ofi_tx_unlock(m);
 }
 
@@ -174,7 +179,7 @@ void comm_btl_ofi_link_sent(struct btl_ofi_module *m, struct btl_ofi_tx *tx, boo
     ep->kept_posted--;
     m->tx_posted--;
     if (!ok) {
-        ofi_link_down(m, ep, cause);
+        comm_btl_ofi_link_down(m, ep, cause);
     } else {
         ep->proved = true;
     }
@@ -249,7 +254,7 @@ static void ofi_link_check(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep
                        "connection for %.1f s (COMM_LINK_TIMEOUT_MS), %u message(s) to it not "
                        "delivered",
                        m->rank, m->host, ep->base.peer, comm_btl_ofi_peer_host(ep), ep->cause,
-                       (double)(now - ep->down_ns) / 1e9, (unsigned)(ep->tx_seq - ep->peer_took));
+                       (double)(now - ep->down_ns) / 1e9, ofi_link_unacked(ep));
         }
         if (now >= ep->retry_ns && ep->kept_posted == 0) {
             unsigned n;
@@ -295,7 +300,7 @@ void comm_btl_ofi_describe(struct comm_btl_endpoint *base, char *out, size_t len
     struct btl_ofi_endpoint *ep = (struct btl_ofi_endpoint *)base;
     struct btl_ofi_module *m = (struct btl_ofi_module *)base->module;
     uint64_t now = comm_btl_ofi_now_ns();
-    unsigned kept = (unsigned)(ep->tx_seq - ep->peer_took);
+    unsigned kept = ofi_link_unacked(ep);
 
     if (ep->link != BTL_OFI_LINK_UP) {
         snprintf(out, len,

@@ -438,7 +438,7 @@ struct btl_ofi_module {
     uint64_t links_ns;                   /* when the link timers run next */
     unsigned long links_lost;            /* links that went down, and messages sent again */
     unsigned long msgs_resent;
-    unsigned long dups_dropped;          /* messages that came twice (sent again) */
+    unsigned long dups_dropped;          /* dropped: copies, or after one lost */
     const char *host;                    /* this host's name, for messages */
 
     size_t frag_size; /* bytes of a receive or send buffer, our header included */
@@ -704,8 +704,11 @@ bool comm_btl_ofi_link_take(struct btl_ofi_module *m, struct btl_ofi_endpoint *e
 /* Kept TX left (OK) or failed (CAUSE) on the provider; under the send lock. */
 void comm_btl_ofi_link_sent(struct btl_ofi_module *m, struct btl_ofi_tx *tx, bool ok,
                             const char *cause);
-/* EP's link fails (CAUSE; a read or write of the peer's memory failed for a lost connection):
- * down, tried again after a while. */
+/* EP's link fails (CAUSE): down, what it keeps sent again after a while; under the send lock
+ * (comm_btl_ofi_link_failed takes it: a read or write of the peer's memory failed for a lost
+ * connection). */
+void comm_btl_ofi_link_down(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
+                            const char *cause);
 void comm_btl_ofi_link_failed(struct btl_ofi_module *m, struct btl_ofi_endpoint *ep,
                               const char *cause);
 /* Whether a provider's error ERR (positive) says the connection under a link was lost. */

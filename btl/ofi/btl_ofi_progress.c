@@ -148,12 +148,10 @@ static void ofi_cq_error(struct btl_ofi_module *m, struct fid_cq *cq, unsigned k
         if (comm_btl_ofi_link_error(err.err)) {
             /* A connection lost under a message on its way: its sender sends it again. */
             comm_log_debug("btl_ofi", "a receive failed: %s", why);
-            comm_btl_ofi_post_rx(m, (struct btl_ofi_rx *)op);
         } else {
-            comm_log_error("btl_ofi", "a receive failed: %s (%s)",
-                           comm_btl_ofi_fi_strerror(err.err), text);
-            comm_btl_ofi_post_rx(m, (struct btl_ofi_rx *)op);
+            comm_log_error("btl_ofi", "a receive failed: %s", why);
         }
+        comm_btl_ofi_post_rx(m, (struct btl_ofi_rx *)op);
         break;
     case BTL_OFI_OP_SEND: {
         struct btl_ofi_tx *tx = (struct btl_ofi_tx *)op;

@@ -51,10 +51,7 @@ static int ofi_post_tx(struct btl_ofi_module *m, struct btl_ofi_tx *tx)
         /* Kept: sent again once the link is tried again (btl_ofi_link.c). */
         snprintf(cause, sizeof(cause), "a send was refused: %s",
                  comm_btl_ofi_fi_strerror((int)-ret));
-        m->tx_posted++;
-        tx->posted = true;
-        tx->ep->kept_posted++;
-        comm_btl_ofi_link_sent(m, tx, false, cause);
+        comm_btl_ofi_link_down(m, tx->ep, cause);
         return COMM_ERR_SYSTEM;
     }
     /* Credits only: the peer sends its kept messages again when it hears nothing, and the
